@@ -1,0 +1,322 @@
+//! A whole game: the position, the move record, turn skipping, repetition, and the result.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::board::Cell;
+use crate::path::{IllegalMove, LegalMove};
+use crate::position::{Move, Position};
+use crate::variant::{Seat, Variant};
+
+/// How a move is given by a client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    /// Start and end cell: accepted when some legal step or chain leads there.
+    FromTo(Cell, Cell),
+    /// The full path, checked hop by hop.
+    Path(Vec<Cell>),
+}
+
+/// One move of the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Who moved.
+    pub seat: Seat,
+    /// The move.
+    pub mv: Move,
+    /// The path the piece took (as given, or the shortest witness).
+    pub path: Vec<Cell>,
+    /// Seats whose turns were skipped right after this move because they could not move.
+    pub skipped: Vec<Seat>,
+}
+
+/// Why a game ended in a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum DrawReason {
+    /// The same placement with the same player to move occurred for the third time.
+    Repetition,
+    /// No player still in the game has a legal move.
+    NoLegalMoves,
+}
+
+/// How a ranked group of seats (a player, or a team) came to its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Standing {
+    /// Filled its goal(s).
+    Finished,
+    /// Was the last one left in the game.
+    Last,
+    /// Lost by the leave-home rule.
+    LeftHomeTooLate,
+    /// Still playing when the game ended in a draw.
+    Drawn,
+    /// Still playing when the game ended without play-on.
+    Unplaced,
+}
+
+/// One entry of the final ranking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The place, 1 for the winner; drawn groups share a place. `None` for seats left unplaced
+    /// when the game ended at the first finish (play-on off).
+    pub place: Option<u8>,
+    /// The seats of the group (one seat, or a team).
+    pub seats: Vec<Seat>,
+    /// How the group got there.
+    pub standing: Standing,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Groups in ranking order.
+    pub ranking: Vec<Place>,
+    /// Set when the game ended in a draw among the groups still playing.
+    pub draw: Option<DrawReason>,
+}
+
+impl Outcome {
+    /// The winning group's seats, if there is a single winner.
+    #[must_use]
+    pub fn winner(&self) -> Option<&[Seat]> {
+        let first = self.ranking.first()?;
+        let shared = self.ranking.iter().filter(|p| p.place == Some(1)).count() > 1;
+        (first.place == Some(1) && !shared && first.standing != Standing::Drawn).then_some(first.seats.as_slice())
+    }
+}
+
+/// A game in progress or finished: the variant, the position, the record and the result.
+#[derive(Clone, Debug)]
+pub struct Game {
+    variant: Arc<Variant>,
+    first: Seat,
+    pos: Position,
+    record: Vec<PlayedMove>,
+    seen: HashMap<u64, u8>,
+    /// Groups (by lowest seat) in the order they finished.
+    finish_order: Vec<Vec<Seat>>,
+    /// Groups in the order they were eliminated.
+    eliminated_order: Vec<Vec<Seat>>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game with `first` to move.
+    #[must_use]
+    pub fn new(variant: Arc<Variant>, first: Seat) -> Game {
+        let pos = Position::start(&variant, first);
+        Game::from_position(variant, first, pos)
+    }
+
+    /// A game that starts from a given position (e.g. parsed from the notation).
+    #[must_use]
+    pub fn from_position(variant: Arc<Variant>, first: Seat, pos: Position) -> Game {
+        let mut g = Game {
+            variant,
+            first,
+            pos,
+            record: Vec::new(),
+            seen: HashMap::new(),
+            finish_order: Vec::new(),
+            eliminated_order: Vec::new(),
+            outcome: None,
+        };
+        g.note_standings();
+        g.seen.insert(g.pos.hash(), 1);
+        g.settle(&mut Vec::new());
+        g
+    }
+
+    /// Replays a record from the start.
+    ///
+    /// # Errors
+    /// The index of the first move that is not legal, with the reason.
+    pub fn replay(variant: Arc<Variant>, first: Seat, moves: &[MoveInput]) -> Result<Game, (usize, IllegalMove)> {
+        let mut g = Game::new(variant, first);
+        for (i, m) in moves.iter().enumerate() {
+            g.play(m).map_err(|e| (i, e))?;
+        }
+        Ok(g)
+    }
+
+    /// The variant.
+    #[must_use]
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The seat that moved first.
+    #[must_use]
+    pub fn first(&self) -> Seat {
+        self.first
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played so far.
+    #[must_use]
+    pub fn record(&self) -> &[PlayedMove] {
+        &self.record
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The seat to move, `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Seat> {
+        (!self.is_over()).then(|| self.pos.to_move())
+    }
+
+    /// The legal moves of the seat to move, with paths (empty once the game is over).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<LegalMove> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.variant.legal_moves_with_paths(&self.pos)
+    }
+
+    /// Checks a move without playing it.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with the reason.
+    pub fn check(&self, input: &MoveInput) -> Result<LegalMove, IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        match input {
+            MoveInput::FromTo(from, to) => self.variant.check_from_to(&self.pos, *from, *to),
+            MoveInput::Path(path) => self.variant.check_path(&self.pos, path),
+        }
+    }
+
+    /// Plays a move of the seat to move; then skips seats that cannot move and settles the
+    /// result. Nothing changes when the move is illegal.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with the reason.
+    pub fn play(&mut self, input: &MoveInput) -> Result<&PlayedMove, IllegalMove> {
+        let legal = self.check(input)?;
+        let seat = self.pos.to_move();
+        self.variant.play_unchecked(&mut self.pos, legal.mv);
+        self.note_standings();
+        let mut skipped = Vec::new();
+        if self.outcome.is_none() && self.variant.options().repetition_draw {
+            let n = self.seen.entry(self.pos.hash()).or_insert(0);
+            *n += 1;
+            if *n >= 3 {
+                self.end_in_draw(DrawReason::Repetition);
+            }
+        }
+        self.settle(&mut skipped);
+        self.record.push(PlayedMove { seat, mv: legal.mv, path: legal.path, skipped });
+        Ok(self.record.last().unwrap_or_else(|| unreachable!("a move was just pushed")))
+    }
+
+    /// Records groups that finished or were eliminated since the last call.
+    fn note_standings(&mut self) {
+        let v = Arc::clone(&self.variant);
+        for seat in v.seats() {
+            let group: Vec<Seat> = v.unit(seat).collect();
+            if group[0] != seat {
+                continue;
+            }
+            let known = self.finish_order.contains(&group) || self.eliminated_order.contains(&group);
+            if known {
+                continue;
+            }
+            if group.iter().all(|&s| self.pos.is_finished(s)) {
+                self.finish_order.push(group);
+            } else if group.iter().any(|&s| self.pos.is_eliminated(s)) {
+                self.eliminated_order.push(group);
+            }
+        }
+    }
+
+    /// Groups still in the game.
+    fn alive(&self) -> Vec<Vec<Seat>> {
+        self.variant
+            .seats()
+            .filter(|&s| self.variant.unit(s).next() == Some(s))
+            .map(|s| self.variant.unit(s).collect::<Vec<_>>())
+            .filter(|g| !self.finish_order.contains(g) && !self.eliminated_order.contains(g))
+            .collect()
+    }
+
+    /// Ends the game when the standings say so, else skips seats that cannot move (and ends in
+    /// a draw when nobody can).
+    fn settle(&mut self, skipped: &mut Vec<Seat>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let alive = self.alive();
+        let play_on = self.variant.options().play_on;
+        if (!play_on && !self.finish_order.is_empty()) || alive.len() <= 1 {
+            self.finish(alive, None);
+            return;
+        }
+        let players = usize::from(self.variant.players());
+        for _ in 0..players {
+            if self.variant.has_moves(&self.pos) {
+                return;
+            }
+            skipped.push(self.pos.to_move());
+            self.variant.pass(&mut self.pos);
+        }
+        self.end_in_draw(DrawReason::NoLegalMoves);
+    }
+
+    fn end_in_draw(&mut self, reason: DrawReason) {
+        let alive = self.alive();
+        self.finish(alive, Some(reason));
+    }
+
+    fn finish(&mut self, alive: Vec<Vec<Seat>>, draw: Option<DrawReason>) {
+        let mut ranking = Vec::new();
+        let mut place = 1u8;
+        for g in &self.finish_order {
+            ranking.push(Place { place: Some(place), seats: g.clone(), standing: Standing::Finished });
+            place += 1;
+        }
+        let play_on = self.variant.options().play_on;
+        if draw.is_some() {
+            let n = alive.len() as u8;
+            for g in alive {
+                ranking.push(Place { place: Some(place), seats: g, standing: Standing::Drawn });
+            }
+            place += n;
+        } else if !play_on && !self.finish_order.is_empty() {
+            for g in alive {
+                ranking.push(Place { place: None, seats: g, standing: Standing::Unplaced });
+            }
+        } else {
+            for g in alive {
+                ranking.push(Place { place: Some(place), seats: g, standing: Standing::Last });
+                place += 1;
+            }
+        }
+        for g in self.eliminated_order.iter().rev() {
+            ranking.push(Place { place: Some(place), seats: g.clone(), standing: Standing::LeftHomeTooLate });
+            place += 1;
+        }
+        self.outcome = Some(Outcome { ranking, draw });
+    }
+}

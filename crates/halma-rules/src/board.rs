@@ -84,7 +84,14 @@ pub enum Corner {
 
 impl Corner {
     /// The six star corners, clockwise from N.
-    pub const STAR: [Corner; 6] = [Corner::N, Corner::NE, Corner::SE, Corner::S, Corner::SW, Corner::NW];
+    pub const STAR: [Corner; 6] = [
+        Corner::N,
+        Corner::NE,
+        Corner::SE,
+        Corner::S,
+        Corner::SW,
+        Corner::NW,
+    ];
     /// The four square corners, clockwise from bottom-right.
     pub const SQUARE: [Corner; 4] = [
         Corner::BottomRight,
@@ -180,8 +187,21 @@ pub struct Board {
     coords: Vec<(i8, i8, i8)>,
     /// `neighbors[cell * 8 + dir]`, `NONE` off the board.
     neighbors: Vec<u8>,
-    /// `jumps[cell]`: the (over, landing) pairs of the ordinary jumps from `cell`.
-    jumps: Vec<Vec<(u8, u8)>>,
+    /// `landing[cell * 8 + dir]`: the cell two steps away in `dir` (an ordinary jump's
+    /// landing), `NONE` off the board.
+    landing: Box<[[u8; 8]; 256]>,
+    /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
+    jump_dirs: Box<[u8; 256]>,
+    /// `relation[cell * len + other]`: low byte, the direction bit of `other` as a neighbour of
+    /// `cell`; high byte, its direction bit as the cell two steps away. Lets the jump search
+    /// treat the moving piece's start cell as empty.
+    relation: Vec<u16>,
+    /// `pattern_updates[cell]`: the (cell, neighbour bit, two-away bit) updates of the
+    /// occupancy patterns when `cell` fills or empties.
+    pattern_updates: Vec<Vec<(u8, u8, u8)>>,
+    /// `zone[cell]`: the cells whose occupancy decides the steps and jumps from `cell` (its
+    /// neighbours and the cells two steps away on its lines).
+    zone: Vec<Bitboard>,
     /// `rays[cell * 8 + dir]`: the cells along the line from `cell` (excluded) in `dir`.
     rays: Vec<Vec<u8>>,
     all: Bitboard,
@@ -218,7 +238,12 @@ impl Board {
     /// # Errors
     /// [`BoardError::ArmSize`] for a star arm size outside 2..=5.
     pub fn get(kind: BoardKind, arm: u8) -> Result<&'static Board, BoardError> {
-        static STARS: [OnceLock<Board>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static STARS: [OnceLock<Board>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         static SQUARES: [OnceLock<Board>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         match kind {
             BoardKind::Star => {
@@ -247,7 +272,11 @@ impl Board {
                 }
             }
         }
-        let min_dx = coords.iter().map(|&(x, _, z)| 2 * i16::from(x) + i16::from(z)).min().unwrap_or(0);
+        let min_dx = coords
+            .iter()
+            .map(|&(x, _, z)| 2 * i16::from(x) + i16::from(z))
+            .min()
+            .unwrap_or(0);
         let mut cells = Vec::with_capacity(coords.len());
         let mut row_pos = 0u16;
         let mut last_z = None;
@@ -275,7 +304,15 @@ impl Board {
             }
         }
         let max_name_row = (4 * n) as u8;
-        Board::finish(BoardKind::Star, arm, 6, cells, coords, neighbors, max_name_row)
+        Board::finish(
+            BoardKind::Star,
+            arm,
+            6,
+            cells,
+            coords,
+            neighbors,
+            max_name_row,
+        )
     }
 
     fn square(kind: BoardKind, size: u8) -> Board {
@@ -316,7 +353,11 @@ impl Board {
         max_name_row: u8,
     ) -> Board {
         let len = cells.len();
-        let mut jumps = vec![Vec::new(); len];
+        let mut landing = Box::new([[NONE; 8]; 256]);
+        let mut jump_dirs = Box::new([0u8; 256]);
+        let mut relation = vec![0u16; len * len];
+        let mut updates: Vec<std::collections::BTreeMap<u8, (u8, u8)>> =
+            vec![Default::default(); len];
         let mut rays = vec![Vec::new(); len * 8];
         for c in 0..len {
             for d in 0..usize::from(dirs) {
@@ -330,8 +371,17 @@ impl Board {
                     ray.push(nb);
                     cur = usize::from(nb);
                 }
+                let bit = 1u8 << d;
+                if let Some(&nb) = ray.first() {
+                    relation[c * len + usize::from(nb)] |= u16::from(bit);
+                    // `c` sees `nb` in direction `d`: when `nb` fills, `c`'s neighbour bit `d` sets.
+                    updates[usize::from(nb)].entry(c as u8).or_default().0 |= bit;
+                }
                 if ray.len() >= 2 {
-                    jumps[c].push((ray[0], ray[1]));
+                    landing[c][d] = ray[1];
+                    jump_dirs[c] |= bit;
+                    relation[c * len + usize::from(ray[1])] |= u16::from(bit) << 8;
+                    updates[usize::from(ray[1])].entry(c as u8).or_default().1 |= bit;
                 }
                 rays[c * 8 + d] = ray;
             }
@@ -344,7 +394,20 @@ impl Board {
             cells,
             coords,
             neighbors,
-            jumps,
+            zone: (0..len)
+                .map(|c| {
+                    (0..usize::from(dirs))
+                        .flat_map(|d| rays[c * 8 + d].iter().take(2).copied())
+                        .collect::<Bitboard>()
+                })
+                .collect(),
+            landing,
+            jump_dirs,
+            relation,
+            pattern_updates: updates
+                .into_iter()
+                .map(|m| m.into_iter().map(|(c, (nb, two))| (c, nb, two)).collect())
+                .collect(),
             rays,
             max_name_row,
         }
@@ -390,7 +453,7 @@ impl Board {
     /// The cell with this index, if the board has it.
     #[must_use]
     pub fn cell(&self, index: usize) -> Option<Cell> {
-        (index < self.len()).then(|| Cell(index as u8))
+        (index < self.len()).then_some(Cell(index as u8))
     }
 
     /// The name of a cell, e.g. `a1`.
@@ -410,7 +473,9 @@ impl Board {
     /// The neighbours of a cell.
     #[must_use]
     pub fn neighbors(&self, cell: Cell) -> Vec<Cell> {
-        (0..self.dirs).filter_map(|d| self.neighbor(cell, d)).collect()
+        (0..self.dirs)
+            .filter_map(|d| self.neighbor(cell, d))
+            .collect()
     }
 
     #[inline]
@@ -419,8 +484,29 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn jumps_raw(&self, cell: u8) -> &[(u8, u8)] {
-        &self.jumps[usize::from(cell)]
+    pub(crate) fn landing_raw(&self, cell: u8, dir: u32) -> u8 {
+        // Indexing by a byte and a masked direction needs no bounds check.
+        self.landing[usize::from(cell)][(dir & 7) as usize]
+    }
+
+    #[inline]
+    pub(crate) fn jump_dirs_raw(&self, cell: u8) -> u8 {
+        self.jump_dirs[usize::from(cell)]
+    }
+
+    #[inline]
+    pub(crate) fn relation_raw(&self, cell: u8, other: u8) -> u16 {
+        self.relation[usize::from(cell) * self.cells.len() + usize::from(other)]
+    }
+
+    #[inline]
+    pub(crate) fn zone_raw(&self, cell: u8) -> Bitboard {
+        self.zone[usize::from(cell)]
+    }
+
+    #[inline]
+    pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u8, u8)] {
+        &self.pattern_updates[usize::from(cell)]
     }
 
     #[inline]
@@ -431,7 +517,10 @@ impl Board {
     /// The direction and distance from `a` to `b` when they lie on one board line.
     pub(crate) fn line_between(&self, a: u8, b: u8) -> Option<(usize, usize)> {
         (0..usize::from(self.dirs)).find_map(|d| {
-            self.ray_raw(a, d).iter().position(|&c| c == b).map(|p| (d, p + 1))
+            self.ray_raw(a, d)
+                .iter()
+                .position(|&c| c == b)
+                .map(|p| (d, p + 1))
         })
     }
 
@@ -440,14 +529,20 @@ impl Board {
     /// # Errors
     /// [`CellNameError`] when the text is not a cell of this board.
     pub fn parse_cell(&self, text: &str) -> Result<Cell, CellNameError> {
-        let bad = || CellNameError { text: text.to_owned() };
+        let bad = || CellNameError {
+            text: text.to_owned(),
+        };
         let mut chars = text.chars();
         let letter = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
         if !letter.is_ascii_lowercase() {
             return Err(bad());
         }
         let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        if digits.is_empty()
+            || digits.len() > 3
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
             return Err(bad());
         }
         let num: usize = digits.parse().map_err(|_| bad())?;
@@ -459,7 +554,11 @@ impl Board {
             BoardKind::Star => {
                 // Names are laid out row by row from the bottom, so find the row's first index.
                 let wanted = format!("{letter}{num}");
-                self.cells.iter().position(|c| c.name == wanted).map(|i| Cell(i as u8)).ok_or_else(bad)
+                self.cells
+                    .iter()
+                    .position(|c| c.name == wanted)
+                    .map(|i| Cell(i as u8))
+                    .ok_or_else(bad)
             }
             _ => {
                 let size = usize::from(self.max_name_row) + 1;
@@ -526,10 +625,8 @@ impl Board {
             };
             let in_hex = others.0.abs() <= n && others.1.abs() <= n;
             let depth = v - n;
-            if depth >= 1 || (depth == 0 && in_hex) {
-                if keep(depth) {
-                    b.set(i as u8);
-                }
+            if (depth >= 1 || (depth == 0 && in_hex)) && keep(depth) {
+                b.set(i as u8);
             }
         }
         b

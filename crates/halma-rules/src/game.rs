@@ -85,7 +85,8 @@ impl Outcome {
     pub fn winner(&self) -> Option<&[Seat]> {
         let first = self.ranking.first()?;
         let shared = self.ranking.iter().filter(|p| p.place == Some(1)).count() > 1;
-        (first.place == Some(1) && !shared && first.standing != Standing::Drawn).then_some(first.seats.as_slice())
+        (first.place == Some(1) && !shared && first.standing != Standing::Drawn)
+            .then_some(first.seats.as_slice())
     }
 }
 
@@ -135,7 +136,11 @@ impl Game {
     ///
     /// # Errors
     /// The index of the first move that is not legal, with the reason.
-    pub fn replay(variant: Arc<Variant>, first: Seat, moves: &[MoveInput]) -> Result<Game, (usize, IllegalMove)> {
+    pub fn replay(
+        variant: Arc<Variant>,
+        first: Seat,
+        moves: &[MoveInput],
+    ) -> Result<Game, (usize, IllegalMove)> {
         let mut g = Game::new(variant, first);
         for (i, m) in moves.iter().enumerate() {
             g.play(m).map_err(|e| (i, e))?;
@@ -227,8 +232,16 @@ impl Game {
             }
         }
         self.settle(&mut skipped);
-        self.record.push(PlayedMove { seat, mv: legal.mv, path: legal.path, skipped });
-        Ok(self.record.last().unwrap_or_else(|| unreachable!("a move was just pushed")))
+        self.record.push(PlayedMove {
+            seat,
+            mv: legal.mv,
+            path: legal.path,
+            skipped,
+        });
+        Ok(self
+            .record
+            .last()
+            .unwrap_or_else(|| unreachable!("a move was just pushed")))
     }
 
     /// Records groups that finished or were eliminated since the last call.
@@ -239,7 +252,8 @@ impl Game {
             if group[0] != seat {
                 continue;
             }
-            let known = self.finish_order.contains(&group) || self.eliminated_order.contains(&group);
+            let known =
+                self.finish_order.contains(&group) || self.eliminated_order.contains(&group);
             if known {
                 continue;
             }
@@ -293,28 +307,48 @@ impl Game {
         let mut ranking = Vec::new();
         let mut place = 1u8;
         for g in &self.finish_order {
-            ranking.push(Place { place: Some(place), seats: g.clone(), standing: Standing::Finished });
+            ranking.push(Place {
+                place: Some(place),
+                seats: g.clone(),
+                standing: Standing::Finished,
+            });
             place += 1;
         }
         let play_on = self.variant.options().play_on;
         if draw.is_some() {
             let n = alive.len() as u8;
             for g in alive {
-                ranking.push(Place { place: Some(place), seats: g, standing: Standing::Drawn });
+                ranking.push(Place {
+                    place: Some(place),
+                    seats: g,
+                    standing: Standing::Drawn,
+                });
             }
             place += n;
         } else if !play_on && !self.finish_order.is_empty() {
             for g in alive {
-                ranking.push(Place { place: None, seats: g, standing: Standing::Unplaced });
+                ranking.push(Place {
+                    place: None,
+                    seats: g,
+                    standing: Standing::Unplaced,
+                });
             }
         } else {
             for g in alive {
-                ranking.push(Place { place: Some(place), seats: g, standing: Standing::Last });
+                ranking.push(Place {
+                    place: Some(place),
+                    seats: g,
+                    standing: Standing::Last,
+                });
                 place += 1;
             }
         }
         for g in self.eliminated_order.iter().rev() {
-            ranking.push(Place { place: Some(place), seats: g.clone(), standing: Standing::LeftHomeTooLate });
+            ranking.push(Place {
+                place: Some(place),
+                seats: g.clone(),
+                standing: Standing::LeftHomeTooLate,
+            });
             place += 1;
         }
         self.outcome = Some(Outcome { ranking, draw });

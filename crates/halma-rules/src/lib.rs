@@ -14,7 +14,7 @@
 //! let seat = variant.seat(0).ok_or("no seat")?;
 //! let mut game = Game::new(variant.clone(), seat);
 //! assert_eq!(game.legal_moves().len(), 14);
-//! let cells = notation::parse_move(variant.board(), "d1-e1")?;
+//! let cells = notation::parse_move(variant.board(), "d1-e5")?;
 //! game.play(&MoveInput::Path(cells))?;
 //! assert_eq!(game.record().len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -72,7 +72,12 @@ pub fn parse_move(board: &Board, text: &str) -> Result<Vec<Cell>, MoveTextError>
         .split('-')
         .enumerate()
         .map(|(i, part)| {
-            board.parse_cell(part.trim()).map_err(|_| MoveTextError::BadCell { part: i + 1, text: part.to_owned() })
+            board
+                .parse_cell(part.trim())
+                .map_err(|_| MoveTextError::BadCell {
+                    part: i + 1,
+                    text: part.to_owned(),
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     if cells.len() < 2 {
@@ -84,7 +89,11 @@ pub fn parse_move(board: &Board, text: &str) -> Result<Vec<Cell>, MoveTextError>
 /// Writes cells as a move's text (`a1-c3-e5`).
 #[must_use]
 pub fn format_path(board: &Board, cells: &[Cell]) -> String {
-    cells.iter().map(|&c| board.name(c)).collect::<Vec<_>>().join("-")
+    cells
+        .iter()
+        .map(|&c| board.name(c))
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// A position's text that could not be read.
@@ -109,7 +118,11 @@ pub enum PositionTextError {
 }
 
 fn field_err(field: usize, name: &'static str, message: impl Into<String>) -> PositionTextError {
-    PositionTextError::Field { field, name, message: message.into() }
+    PositionTextError::Field {
+        field,
+        name,
+        message: message.into(),
+    }
 }
 
 /// Writes a position as text (see the module documentation for the form).
@@ -120,13 +133,21 @@ pub fn format_position(variant: &Variant, pos: &Position) -> String {
     let options = if pairs.is_empty() {
         "-".to_owned()
     } else {
-        pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
     };
     let board = variant.board();
     let placement = (0..variant.armies().len())
         .map(|a| {
             let cells: Vec<&str> = pos.army(a).iter().map(|c| board.name(Cell(c))).collect();
-            if cells.is_empty() { "-".to_owned() } else { cells.join(",") }
+            if cells.is_empty() {
+                "-".to_owned()
+            } else {
+                cells.join(",")
+            }
         })
         .collect::<Vec<_>>()
         .join("/");
@@ -173,27 +194,50 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
     let board = BoardKind::ALL
         .into_iter()
         .find(|b| b.name() == fields[0])
-        .ok_or_else(|| field_err(1, "board", format!("'{}' is not a board (star, square16, square10, square8)", fields[0])))?;
-    let players: u8 = fields[1]
-        .parse()
-        .map_err(|_| field_err(2, "players", format!("'{}' is not a player count", fields[1])))?;
+        .ok_or_else(|| {
+            field_err(
+                1,
+                "board",
+                format!(
+                    "'{}' is not a board (star, square16, square10, square8)",
+                    fields[0]
+                ),
+            )
+        })?;
+    let players: u8 = fields[1].parse().map_err(|_| {
+        field_err(
+            2,
+            "players",
+            format!("'{}' is not a player count", fields[1]),
+        )
+    })?;
     let mut options = RuleOptions::default();
     if fields[2] != "-" {
         for pair in fields[2].split(',') {
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| field_err(3, "options", format!("'{pair}' is not key=value")))?;
-            options.set_pair(k, v).map_err(|m| field_err(3, "options", m))?;
+            options
+                .set_pair(k, v)
+                .map_err(|m| field_err(3, "options", m))?;
         }
     }
-    let variant = Variant::new(&GameSetup { board, players, options })?;
+    let variant = Variant::new(&GameSetup {
+        board,
+        players,
+        options,
+    })?;
     let b = variant.board();
     let groups: Vec<&str> = fields[3].split('/').collect();
     if groups.len() != variant.armies().len() {
         return Err(field_err(
             4,
             "placement",
-            format!("{} armies given, this setup has {}", groups.len(), variant.armies().len()),
+            format!(
+                "{} armies given, this setup has {}",
+                groups.len(),
+                variant.armies().len()
+            ),
         ));
     }
     let mut armies = [Bitboard::EMPTY; MAX_ARMIES];
@@ -203,11 +247,19 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
             continue;
         }
         for name in g.split(',') {
-            let c = b
-                .parse_cell(name)
-                .map_err(|_| field_err(4, "placement", format!("army {}: '{name}' is not a cell of this board", i + 1)))?;
+            let c = b.parse_cell(name).map_err(|_| {
+                field_err(
+                    4,
+                    "placement",
+                    format!("army {}: '{name}' is not a cell of this board", i + 1),
+                )
+            })?;
             if all.has(c.index()) {
-                return Err(field_err(4, "placement", format!("army {}: {name} is occupied twice", i + 1)));
+                return Err(field_err(
+                    4,
+                    "placement",
+                    format!("army {}: {name} is occupied twice", i + 1),
+                ));
             }
             all.set(c.index());
             armies[i].set(c.index());
@@ -217,10 +269,20 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
         .parse()
         .ok()
         .filter(|&s| (1..=usize::from(players)).contains(&s))
-        .ok_or_else(|| field_err(5, "to-move", format!("'{}' is not a seat from 1 to {players}", fields[4])))?;
+        .ok_or_else(|| {
+            field_err(
+                5,
+                "to-move",
+                format!("'{}' is not a seat from 1 to {players}", fields[4]),
+            )
+        })?;
     let seat_fields: Vec<&str> = fields[5].split(',').collect();
     if seat_fields.len() != usize::from(players) {
-        return Err(field_err(6, "seats", format!("{} seats given, the game has {players}", seat_fields.len())));
+        return Err(field_err(
+            6,
+            "seats",
+            format!("{} seats given, the game has {players}", seat_fields.len()),
+        ));
     }
     let mut moves = [0u16; MAX_SEATS];
     let (mut finished, mut eliminated) = (0u8, 0u8);
@@ -232,15 +294,19 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
                 None => (*f, ' '),
             },
         };
-        moves[s] = num
-            .parse()
-            .map_err(|_| field_err(6, "seats", format!("seat {}: '{f}' is not a move count", s + 1)))?;
+        moves[s] = num.parse().map_err(|_| {
+            field_err(
+                6,
+                "seats",
+                format!("seat {}: '{f}' is not a move count", s + 1),
+            )
+        })?;
         match flag {
             'f' => finished |= 1 << s,
             'x' => eliminated |= 1 << s,
             _ => {}
         }
     }
-    let pos = Position::from_parts(armies, (to_move - 1) as u8, moves, finished, eliminated);
+    let pos = Position::from_parts(b, armies, (to_move - 1) as u8, moves, finished, eliminated);
     Ok((variant, pos))
 }

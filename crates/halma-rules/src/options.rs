@@ -176,7 +176,12 @@ impl RuleOptions {
     pub fn resolve(&self, board: BoardKind, players: u8) -> Result<Options, OptionError> {
         let star = board == BoardKind::Star;
         let bname = board.name();
-        let not_for_board = |option| Err(OptionError::NotForBoard { option, board: bname });
+        let not_for_board = |option| {
+            Err(OptionError::NotForBoard {
+                option,
+                board: bname,
+            })
+        };
         if !star {
             if self.arm_size.is_some() {
                 return not_for_board("arm_size");
@@ -201,7 +206,10 @@ impl RuleOptions {
             if self.diagonal_steps_only == Some(true) {
                 return not_for_board("diagonal_steps_only");
             }
-            if self.backward_steps.is_some_and(|b| b != BackwardSteps::Allowed) {
+            if self
+                .backward_steps
+                .is_some_and(|b| b != BackwardSteps::Allowed)
+            {
                 return not_for_board("backward_steps");
             }
         }
@@ -217,11 +225,19 @@ impl RuleOptions {
         }
         let teams = self.teams.unwrap_or(false);
         if teams && players != 4 && players != 6 {
-            return Err(OptionError::NotForPlayers { option: "teams", needs: "4 or 6 players", players });
+            return Err(OptionError::NotForPlayers {
+                option: "teams",
+                needs: "4 or 6 players",
+                players,
+            });
         }
         let fifteen = self.fifteen_pieces.unwrap_or(false);
         if fifteen && players != 2 {
-            return Err(OptionError::NotForPlayers { option: "fifteen_pieces", needs: "2 players", players });
+            return Err(OptionError::NotForPlayers {
+                option: "fifteen_pieces",
+                needs: "2 players",
+                players,
+            });
         }
         let six = self.six_pieces.unwrap_or(false);
         if six && fifteen {
@@ -235,7 +251,11 @@ impl RuleOptions {
         }
         let small = self.small_camps.unwrap_or(false);
         if small && players != 2 {
-            return Err(OptionError::NotForPlayers { option: "small_camps", needs: "2 players", players });
+            return Err(OptionError::NotForPlayers {
+                option: "small_camps",
+                needs: "2 players",
+                players,
+            });
         }
         let colours = self.colours_per_player.unwrap_or(1);
         if !(1..=3).contains(&colours) {
@@ -245,13 +265,19 @@ impl RuleOptions {
             });
         }
         if colours > 1 && players != 2 {
-            return Err(OptionError::NotForPlayers { option: "colours_per_player", needs: "2 players", players });
+            return Err(OptionError::NotForPlayers {
+                option: "colours_per_player",
+                needs: "2 players",
+                players,
+            });
         }
         let default_leave = match board {
             BoardKind::Square8 | BoardKind::Square10 => true,
             BoardKind::Star | BoardKind::Square16 => false,
         };
-        let leave_home = self.leave_home.unwrap_or(default_leave || self.leave_home_moves.is_some());
+        let leave_home = self
+            .leave_home
+            .unwrap_or(default_leave || self.leave_home_moves.is_some());
         let leave_home_moves = if leave_home {
             let n = self.leave_home_moves.unwrap_or(match board {
                 BoardKind::Star => 40,
@@ -259,12 +285,18 @@ impl RuleOptions {
                 BoardKind::Square10 | BoardKind::Square16 => 50,
             });
             if n == 0 {
-                return Err(OptionError::Value { option: "leave_home_moves", message: "must be at least 1".into() });
+                return Err(OptionError::Value {
+                    option: "leave_home_moves",
+                    message: "must be at least 1".into(),
+                });
             }
             Some(n)
         } else {
             if self.leave_home_moves.is_some() {
-                return Err(OptionError::Conflict("leave_home_moves", "leave_home = false"));
+                return Err(OptionError::Conflict(
+                    "leave_home_moves",
+                    "leave_home = false",
+                ));
             }
             None
         };
@@ -361,10 +393,18 @@ impl RuleOptions {
         let flag = |v: &str| match v {
             "1" | "true" | "on" => Ok(true),
             "0" | "false" | "off" => Ok(false),
-            _ => Err(format!("'{v}' is not a flag value for '{key}' (use 1 or 0)")),
+            _ => Err(format!(
+                "'{v}' is not a flag value for '{key}' (use 1 or 0)"
+            )),
         };
-        let num = |v: &str| v.parse::<u16>().map_err(|_| format!("'{v}' is not a number for '{key}'"));
-        let small = |v: &str| v.parse::<u8>().map_err(|_| format!("'{v}' is not a number for '{key}'"));
+        let num = |v: &str| {
+            v.parse::<u16>()
+                .map_err(|_| format!("'{v}' is not a number for '{key}'"))
+        };
+        let small = |v: &str| {
+            v.parse::<u8>()
+                .map_err(|_| format!("'{v}' is not a number for '{key}'"))
+        };
         match key {
             "arm_size" => self.arm_size = Some(small(value)?),
             "goal_lock" => self.goal_lock = Some(flag(value)?),
@@ -383,7 +423,11 @@ impl RuleOptions {
                     "allowed" => ForeignCorners::Allowed,
                     "pass_only" => ForeignCorners::PassOnly,
                     "forbidden" => ForeignCorners::Forbidden,
-                    _ => return Err(format!("'{value}' is not a value for '{key}' (allowed, pass_only, forbidden)")),
+                    _ => {
+                        return Err(format!(
+                            "'{value}' is not a value for '{key}' (allowed, pass_only, forbidden)"
+                        ))
+                    }
                 });
             }
             "repetition_draw" => self.repetition_draw = Some(flag(value)?),
@@ -412,39 +456,86 @@ mod tests {
 
     #[test]
     fn defaults_follow_the_rule_book() {
-        let star = RuleOptions::default().resolve(BoardKind::Star, 2).unwrap_or_else(|e| panic!("{e}"));
+        let star = RuleOptions::default()
+            .resolve(BoardKind::Star, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(star.anti_blocking && star.goal_lock && star.play_on && !star.repetition_draw);
         assert_eq!(star.leave_home_moves, None);
         assert_eq!(star.arm_size, 4);
-        let sq8 = RuleOptions::default().resolve(BoardKind::Square8, 2).unwrap_or_else(|e| panic!("{e}"));
+        let sq8 = RuleOptions::default()
+            .resolve(BoardKind::Square8, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(sq8.leave_home_moves, Some(30));
         assert!(!sq8.anti_blocking && sq8.repetition_draw);
-        let sq10 = RuleOptions::default().resolve(BoardKind::Square10, 2).unwrap_or_else(|e| panic!("{e}"));
+        let sq10 = RuleOptions::default()
+            .resolve(BoardKind::Square10, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(sq10.leave_home_moves, Some(50));
-        let sq16 = RuleOptions::default().resolve(BoardKind::Square16, 4).unwrap_or_else(|e| panic!("{e}"));
+        let sq16 = RuleOptions::default()
+            .resolve(BoardKind::Square16, 4)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(sq16.anti_blocking && !sq16.repetition_draw && sq16.leave_home_moves.is_none());
-        let leave = RuleOptions { leave_home: Some(true), ..RuleOptions::default() };
-        let star_leave = leave.resolve(BoardKind::Star, 3).unwrap_or_else(|e| panic!("{e}"));
+        let leave = RuleOptions {
+            leave_home: Some(true),
+            ..RuleOptions::default()
+        };
+        let star_leave = leave
+            .resolve(BoardKind::Star, 3)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(star_leave.leave_home_moves, Some(40));
         assert!(!star_leave.anti_blocking);
     }
 
     #[test]
     fn options_that_do_not_apply_are_rejected() {
-        let o = RuleOptions { long_jumps: Some(true), ..RuleOptions::default() };
-        assert!(matches!(o.resolve(BoardKind::Square16, 2), Err(OptionError::NotForBoard { .. })));
-        let o = RuleOptions { diagonal_steps_only: Some(true), ..RuleOptions::default() };
-        assert!(matches!(o.resolve(BoardKind::Star, 2), Err(OptionError::NotForBoard { .. })));
-        let o = RuleOptions { teams: Some(true), ..RuleOptions::default() };
-        assert!(matches!(o.resolve(BoardKind::Star, 3), Err(OptionError::NotForPlayers { .. })));
-        let o = RuleOptions { fifteen_pieces: Some(true), six_pieces: Some(true), ..RuleOptions::default() };
-        assert!(matches!(o.resolve(BoardKind::Star, 2), Err(OptionError::Conflict(..))));
-        let o = RuleOptions { foreign_corners: Some(ForeignCorners::Forbidden), ..RuleOptions::default() };
+        let o = RuleOptions {
+            long_jumps: Some(true),
+            ..RuleOptions::default()
+        };
+        assert!(matches!(
+            o.resolve(BoardKind::Square16, 2),
+            Err(OptionError::NotForBoard { .. })
+        ));
+        let o = RuleOptions {
+            diagonal_steps_only: Some(true),
+            ..RuleOptions::default()
+        };
+        assert!(matches!(
+            o.resolve(BoardKind::Star, 2),
+            Err(OptionError::NotForBoard { .. })
+        ));
+        let o = RuleOptions {
+            teams: Some(true),
+            ..RuleOptions::default()
+        };
+        assert!(matches!(
+            o.resolve(BoardKind::Star, 3),
+            Err(OptionError::NotForPlayers { .. })
+        ));
+        let o = RuleOptions {
+            fifteen_pieces: Some(true),
+            six_pieces: Some(true),
+            ..RuleOptions::default()
+        };
+        assert!(matches!(
+            o.resolve(BoardKind::Star, 2),
+            Err(OptionError::Conflict(..))
+        ));
+        let o = RuleOptions {
+            foreign_corners: Some(ForeignCorners::Forbidden),
+            ..RuleOptions::default()
+        };
         assert!(o.resolve(BoardKind::Square16, 2).is_err());
         assert!(o.resolve(BoardKind::Square16, 4).is_ok());
-        let o = RuleOptions { colours_per_player: Some(4), ..RuleOptions::default() };
+        let o = RuleOptions {
+            colours_per_player: Some(4),
+            ..RuleOptions::default()
+        };
         assert!(o.resolve(BoardKind::Star, 2).is_err());
-        let o = RuleOptions { arm_size: Some(3), ..RuleOptions::default() };
+        let o = RuleOptions {
+            arm_size: Some(3),
+            ..RuleOptions::default()
+        };
         assert!(o.resolve(BoardKind::Square8, 2).is_err());
     }
 

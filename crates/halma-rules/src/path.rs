@@ -42,7 +42,9 @@ pub enum IllegalMove {
         cell: String,
     },
     /// The move would end in a corner that is neither the piece's home nor its goal.
-    #[error("a piece may not end its move on {cell}, in a corner that is neither its home nor its goal")]
+    #[error(
+        "a piece may not end its move on {cell}, in a corner that is neither its home nor its goal"
+    )]
     ForeignCorner {
         /// The destination.
         cell: String,
@@ -62,7 +64,9 @@ pub enum IllegalMove {
         to: String,
     },
     /// A hop of the path is neither a step nor a jump over one piece.
-    #[error("hop {hop} from {from} to {to} is not a jump over exactly one piece onto an empty cell")]
+    #[error(
+        "hop {hop} from {from} to {to} is not a jump over exactly one piece onto an empty cell"
+    )]
     NotAJump {
         /// The hop's number, 1 for the first.
         hop: usize,
@@ -148,8 +152,13 @@ impl Variant {
         let mut queue = VecDeque::from([from]);
         while let Some(c) = queue.pop_front() {
             for d in 0..usize::from(self.board().directions()) {
-                let Some(land) = self.jump_landing(c, d, &occ) else { continue };
-                if visited.has(land) || (lock && a.goal.has(c) && !a.goal.has(land)) || (forbidden && a.foreign.has(land)) {
+                let Some(land) = self.jump_landing(c, d, &occ) else {
+                    continue;
+                };
+                if visited.has(land)
+                    || (lock && a.goal.has(c) && !a.goal.has(land))
+                    || (forbidden && a.foreign.has(land))
+                {
                     continue;
                 }
                 visited.set(land);
@@ -177,7 +186,13 @@ impl Variant {
     }
 
     /// Appends the legal moves of the piece of army `army` on `from`, with witness paths.
-    pub fn piece_moves_with_paths(&self, pos: &Position, army: usize, from: u8, out: &mut Vec<LegalMove>) {
+    pub fn piece_moves_with_paths(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        out: &mut Vec<LegalMove>,
+    ) {
         let dest = self.destinations(pos, army, from);
         if dest.is_empty() {
             return;
@@ -185,8 +200,18 @@ impl Variant {
         let steps = self.armies()[army].steps[usize::from(from)];
         let (parent, _) = self.chain_parents(pos, army, from);
         for to in dest.iter() {
-            let path = if steps.has(to) { vec![Cell(from), Cell(to)] } else { unwind(&parent, from, to) };
-            out.push(LegalMove { mv: Move { from: Cell(from), to: Cell(to) }, path });
+            let path = if steps.has(to) {
+                vec![Cell(from), Cell(to)]
+            } else {
+                unwind(&parent, from, to)
+            };
+            out.push(LegalMove {
+                mv: Move {
+                    from: Cell(from),
+                    to: Cell(to),
+                },
+                path,
+            });
         }
     }
 
@@ -210,8 +235,12 @@ impl Variant {
         }
         match self.own_army_at(pos, from) {
             Some(a) => Ok(a),
-            None if pos.occupied().has(from) => Err(IllegalMove::NotYourPiece { cell: self.name_of(from) }),
-            None => Err(IllegalMove::EmptyCell { cell: self.name_of(from) }),
+            None if pos.occupied().has(from) => Err(IllegalMove::NotYourPiece {
+                cell: self.name_of(from),
+            }),
+            None => Err(IllegalMove::EmptyCell {
+                cell: self.name_of(from),
+            }),
         }
     }
 
@@ -220,13 +249,21 @@ impl Variant {
     ///
     /// # Errors
     /// [`IllegalMove`] with the reason.
-    pub fn check_from_to(&self, pos: &Position, from: Cell, to: Cell) -> Result<LegalMove, IllegalMove> {
+    pub fn check_from_to(
+        &self,
+        pos: &Position,
+        from: Cell,
+        to: Cell,
+    ) -> Result<LegalMove, IllegalMove> {
         let army = self.check_start(pos, from.0)?;
         if from == to {
             return Err(IllegalMove::ReturnsToStart);
         }
         if let Some(path) = self.witness_path(pos, Move { from, to }) {
-            return Ok(LegalMove { mv: Move { from, to }, path });
+            return Ok(LegalMove {
+                mv: Move { from, to },
+                path,
+            });
         }
         let a = &self.armies()[army];
         let (f, t) = (self.name_of(from.0), self.name_of(to.0));
@@ -234,7 +271,8 @@ impl Variant {
             IllegalMove::CellOccupied { cell: t }
         } else if self.options().goal_lock && a.goal.has(from.0) && !a.goal.has(to.0) {
             IllegalMove::GoalLocked { cell: f }
-        } else if self.options().foreign_corners == ForeignCorners::Forbidden && a.foreign.has(to.0) {
+        } else if self.options().foreign_corners == ForeignCorners::Forbidden && a.foreign.has(to.0)
+        {
             IllegalMove::ForbiddenCamp { cell: t }
         } else if self.options().foreign_end_blocked() && a.foreign.has(to.0) {
             IllegalMove::ForeignCorner { cell: t }
@@ -283,18 +321,31 @@ impl Variant {
                 if is_neighbor(hop[0], hop[1]) {
                     return Err(IllegalMove::StepInChain);
                 }
-                let landing = self.board().line_between(x, y).and_then(|(d, _)| self.jump_landing(x, d, &occ));
+                let landing = self
+                    .board()
+                    .line_between(x, y)
+                    .and_then(|(d, _)| self.jump_landing(x, d, &occ));
                 if landing != Some(y) {
                     if occ.has(y) {
-                        return Err(IllegalMove::CellOccupied { cell: self.name_of(y) });
+                        return Err(IllegalMove::CellOccupied {
+                            cell: self.name_of(y),
+                        });
                     }
-                    return Err(IllegalMove::NotAJump { hop: i + 1, from: self.name_of(x), to: self.name_of(y) });
+                    return Err(IllegalMove::NotAJump {
+                        hop: i + 1,
+                        from: self.name_of(x),
+                        to: self.name_of(y),
+                    });
                 }
                 if lock && a.goal.has(x) && !a.goal.has(y) {
-                    return Err(IllegalMove::GoalLocked { cell: self.name_of(x) });
+                    return Err(IllegalMove::GoalLocked {
+                        cell: self.name_of(x),
+                    });
                 }
                 if forbidden && a.foreign.has(y) {
-                    return Err(IllegalMove::ForbiddenCamp { cell: self.name_of(y) });
+                    return Err(IllegalMove::ForbiddenCamp {
+                        cell: self.name_of(y),
+                    });
                 }
             }
             if from == to {
@@ -302,10 +353,15 @@ impl Variant {
             }
         }
         if self.options().foreign_end_blocked() && a.foreign.has(to.0) {
-            return Err(IllegalMove::ForeignCorner { cell: self.name_of(to.0) });
+            return Err(IllegalMove::ForeignCorner {
+                cell: self.name_of(to.0),
+            });
         }
         debug_assert!(self.destinations(pos, army, from.0).has(to.0));
-        Ok(LegalMove { mv: Move { from, to }, path: path.to_vec() })
+        Ok(LegalMove {
+            mv: Move { from, to },
+            path: path.to_vec(),
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
-use crate::board::Cell;
+use crate::board::{Board, Cell};
 use crate::options::ForeignCorners;
 use crate::variant::{Seat, Variant, MAX_ARMIES, MAX_SEATS};
 
@@ -34,6 +34,10 @@ pub struct Position {
     pub(crate) finished: u8,
     /// Seats that lost by the leave-home rule.
     pub(crate) eliminated: u8,
+    /// Per cell, bit `dir` set when the neighbour in `dir` is occupied.
+    pub(crate) nb_occ: [u8; 256],
+    /// Per cell, bit `dir` set when the cell two steps away in `dir` is occupied.
+    pub(crate) two_occ: [u8; 256],
 }
 
 /// Zobrist keys: one per (army, cell), one per seat to move.
@@ -76,10 +80,11 @@ impl Position {
         for (i, a) in variant.armies().iter().enumerate() {
             armies[i] = a.home;
         }
-        Position::from_parts(armies, first.0, [0; MAX_SEATS], 0, 0)
+        Position::from_parts(variant.board(), armies, first.0, [0; MAX_SEATS], 0, 0)
     }
 
     pub(crate) fn from_parts(
+        board: &Board,
         armies: [Bitboard; MAX_ARMIES],
         to_move: u8,
         moves_made: [u16; MAX_SEATS],
@@ -94,10 +99,24 @@ impl Position {
             to_move,
             finished,
             eliminated,
+            nb_occ: [0; 256],
+            two_occ: [0; 256],
         };
         p.occupied = armies.iter().fold(Bitboard::EMPTY, |acc, a| acc | *a);
+        for c in p.occupied.iter() {
+            p.toggle_patterns(board, c);
+        }
         p.hash = p.compute_hash();
         p
+    }
+
+    /// Updates the neighbour occupancy patterns for `cell` filling or emptying.
+    #[inline]
+    fn toggle_patterns(&mut self, board: &Board, cell: u8) {
+        for &(c, nb, two) in board.pattern_updates(cell) {
+            self.nb_occ[usize::from(c)] ^= nb;
+            self.two_occ[usize::from(c)] ^= two;
+        }
     }
 
     /// The position key recomputed from scratch (placement and player to move).
@@ -168,11 +187,6 @@ impl Position {
     }
 }
 
-/// A reusable buffer for jump-chain searches.
-struct Flood {
-    stack: [u8; 256],
-}
-
 impl Variant {
     /// Cells a hop of army `army` may land on when it leaves `cell`, before the rules that only
     /// concern the final cell.
@@ -196,11 +210,11 @@ impl Variant {
         let mut occ = pos.occupied;
         let allowed = self.landing_mask(army, from);
         let steps = a.steps[usize::from(from)] & !occ & allowed;
-        occ.clear(from);
         let reach = if self.options().long_jumps {
+            occ.clear(from);
             self.flood_long(army, from, occ)
         } else {
-            self.flood(army, from, occ)
+            self.flood(pos, army, from)
         };
         let mut dest = steps | reach;
         dest.clear(from);
@@ -212,37 +226,66 @@ impl Variant {
 
     /// All cells reachable by ordinary jump chains from `from` (including `from`).
     #[inline]
-    fn flood(&self, army: usize, from: u8, occ: Bitboard) -> Bitboard {
+    fn flood(&self, pos: &Position, army: usize, from: u8) -> Bitboard {
+        let mut stack = [0u8; 256];
+        Bitboard(self.flood_words(pos, army, from, &mut stack).0)
+    }
+
+    /// The jump-chain search behind [`Variant::flood`], on plain words with a caller-supplied
+    /// stack so that a move count can reuse one buffer for all pieces.
+    ///
+    /// The jump directions open from a cell come from the position's occupancy patterns (an
+    /// occupied neighbour with an empty cell behind it), corrected for the moving piece's start
+    /// cell, which is empty during the chain. The visited set is kept as words updated one bit
+    /// at a time: whole-set vector operations mixed with single-word updates stall store
+    /// forwarding.
+    #[inline]
+    /// Returns the visited cells (the start included) and how many cells were landed on
+    /// (the start excluded).
+    fn flood_words(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        stack: &mut [u8; 256],
+    ) -> ([u64; 4], u32) {
         let board = self.board();
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
         let a = &self.armies()[army];
-        let mut fl = Flood { stack: [0; 256] };
-        let mut visited = Bitboard::single(from);
+        let mut visited = [0u64; 4];
+        visited[usize::from(from >> 6)] |= 1 << (from & 63);
         let mut top = 1usize;
-        fl.stack[0] = from;
-        // Cells a hop may never land on: occupied ones and, where forbidden, foreign ones.
-        let mut blocked = occ;
-        if forbidden {
-            blocked |= a.foreign;
-        }
+        let mut landed = 0u32;
+        stack[0] = from;
         while top > 0 {
             top -= 1;
-            let c = fl.stack[top];
-            let mut no_land = blocked | visited;
-            if lock && a.goal.has(c) {
-                no_land |= !a.goal;
+            let c = stack[top];
+            let rel = board.relation_raw(c, from);
+            let over = pos.nb_occ[usize::from(c)] & !(rel as u8);
+            let behind = pos.two_occ[usize::from(c)] & !((rel >> 8) as u8);
+            let mut dirs = over & !behind & board.jump_dirs_raw(c);
+            if dirs == 0 {
+                continue;
             }
-            for &(over, land) in board.jumps_raw(c) {
-                if occ.has(over) && !no_land.has(land) {
-                    visited.set(land);
-                    no_land.set(land);
-                    fl.stack[top] = land;
+            let locked = lock && a.goal.has(c);
+            while dirs != 0 {
+                let d = dirs.trailing_zeros();
+                dirs &= dirs - 1;
+                let land = board.landing_raw(c, d);
+                let (w, bit) = (usize::from(land >> 6), 1u64 << (land & 63));
+                if visited[w] & bit == 0
+                    && (!locked || a.goal.has(land))
+                    && !(forbidden && a.foreign.has(land))
+                {
+                    visited[w] |= bit;
+                    stack[top] = land;
                     top += 1;
+                    landed += 1;
                 }
             }
         }
-        visited
+        (visited, landed)
     }
 
     /// Like [`Variant::flood`] with long jumps: over one piece as far along a line as there are
@@ -280,7 +323,10 @@ impl Variant {
             }
             for from in pos.armies[army].iter() {
                 for to in self.destinations(pos, army, from).iter() {
-                    out.push(Move { from: Cell(from), to: Cell(to) });
+                    out.push(Move {
+                        from: Cell(from),
+                        to: Cell(to),
+                    });
                 }
             }
         }
@@ -305,17 +351,71 @@ impl Variant {
         if !pos.is_active(pos.to_move()) {
             return 0;
         }
-        let mask = self.army_mask(pos.to_move);
+        let mut stack = [0u8; 256];
         let mut n = 0;
-        for army in 0..MAX_ARMIES {
-            if mask & (1 << army) == 0 {
-                continue;
-            }
-            for from in pos.armies[army].iter() {
-                n += self.destinations(pos, army, from).count();
+        self.for_each_piece(pos.to_move, pos, |army, from| {
+            n += self.piece_count(pos, army, from, &mut stack).0;
+        });
+        n
+    }
+
+    /// Calls `f(army, cell)` for every piece of `seat`.
+    #[inline(always)]
+    pub(crate) fn for_each_piece(&self, seat: u8, pos: &Position, mut f: impl FnMut(usize, u8)) {
+        let mut mask = self.army_mask(seat);
+        while mask != 0 {
+            let army = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            for (w, &word) in pos.armies[army].0.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    f(army, (w as u32 * 64 + bits.trailing_zeros()) as u8);
+                    bits &= bits - 1;
+                }
             }
         }
-        n
+    }
+
+    /// Whether the fast counting path applies (no long jumps, no foreign-corner rule).
+    #[inline]
+    pub(crate) fn simple_rules(&self) -> bool {
+        !self.options().long_jumps && self.options().foreign_corners == ForeignCorners::Allowed
+    }
+
+    /// The number of moves of one piece, and the cells its chains visit (the start included;
+    /// `None` where the slow path was taken).
+    #[inline(always)]
+    pub(crate) fn piece_count(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        stack: &mut [u8; 256],
+    ) -> (u32, Option<[u64; 4]>) {
+        let a = &self.armies()[army];
+        if !self.simple_rules() || (self.options().goal_lock && a.goal.has(from)) {
+            return (self.destinations(pos, army, from).count(), None);
+        }
+        // The free step directions, plus the cells jump chains reach that a step does not.
+        let board = self.board();
+        let f = usize::from(from);
+        let free_steps = a.step_dirs[f] & !pos.nb_occ[f];
+        let mut n = u32::from(POPCOUNT8[usize::from(free_steps)]);
+        if pos.nb_occ[f] & !pos.two_occ[f] & board.jump_dirs_raw(from) == 0 {
+            let mut only = [0u64; 4];
+            only[usize::from(from >> 6)] = 1 << (from & 63);
+            return (n, Some(only));
+        }
+        let (reach, landed) = self.flood_words(pos, army, from, stack);
+        n += landed;
+        let mut dirs = free_steps;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros();
+            dirs &= dirs - 1;
+            let nb = board.neighbor_raw(from, d as usize);
+            n -= u32::from(reach[usize::from(nb >> 6)] & (1 << (nb & 63)) != 0);
+        }
+        (n, Some(reach))
     }
 
     /// Whether the seat to move has any legal move.
@@ -327,7 +427,11 @@ impl Variant {
         let mask = self.army_mask(pos.to_move);
         (0..MAX_ARMIES)
             .filter(|a| mask & (1 << a) != 0)
-            .any(|army| pos.armies[army].iter().any(|from| !self.destinations(pos, army, from).is_empty()))
+            .any(|army| {
+                pos.armies[army]
+                    .iter()
+                    .any(|from| !self.destinations(pos, army, from).is_empty())
+            })
     }
 
     /// The army of the seat to move standing on `cell`.
@@ -340,7 +444,9 @@ impl Variant {
     #[must_use]
     pub fn is_legal(&self, pos: &Position, mv: Move) -> bool {
         pos.is_active(pos.to_move())
-            && self.own_army_at(pos, mv.from.0).is_some_and(|army| self.destinations(pos, army, mv.from.0).has(mv.to.0))
+            && self
+                .own_army_at(pos, mv.from.0)
+                .is_some_and(|army| self.destinations(pos, army, mv.from.0).has(mv.to.0))
     }
 
     /// Plays a move known to be legal: moves the piece, updates the hash, the mover's move
@@ -354,15 +460,23 @@ impl Variant {
     pub fn play_unchecked(&self, pos: &mut Position, mv: Move) {
         let seat = pos.to_move;
         let army = self.own_army_at(pos, mv.from.0);
-        debug_assert!(army.is_some(), "play_unchecked: no own piece on the from cell");
+        debug_assert!(
+            army.is_some(),
+            "play_unchecked: no own piece on the from cell"
+        );
         let army = army.unwrap_or(0);
         pos.armies[army].clear(mv.from.0);
         pos.armies[army].set(mv.to.0);
         pos.occupied.clear(mv.from.0);
         pos.occupied.set(mv.to.0);
+        pos.toggle_patterns(self.board(), mv.from.0);
+        pos.toggle_patterns(self.board(), mv.to.0);
         pos.hash ^= piece_key(army, mv.from.0) ^ piece_key(army, mv.to.0);
         pos.moves_made[usize::from(seat)] = pos.moves_made[usize::from(seat)].saturating_add(1);
-        self.update_standings(pos, seat);
+        if self.all_goals.has(mv.from.0) || self.all_goals.has(mv.to.0) {
+            self.update_finished(pos);
+        }
+        self.update_leave_home(pos, seat);
         self.advance_turn(pos);
     }
 
@@ -401,15 +515,20 @@ impl Variant {
 
     fn seat_done(&self, pos: &Position, seat: u8) -> bool {
         let mask = self.army_mask(seat);
-        (0..MAX_ARMIES).filter(|a| mask & (1 << a) != 0).all(|a| self.goal_filled(pos, a))
+        (0..MAX_ARMIES)
+            .filter(|a| mask & (1 << a) != 0)
+            .all(|a| self.goal_filled(pos, a))
     }
 
-    fn update_standings(&self, pos: &mut Position, mover: u8) {
+    fn update_finished(&self, pos: &mut Position) {
         for s in 0..self.players() {
             if pos.is_active(Seat(s)) && self.seat_done(pos, s) {
                 pos.finished |= 1 << s;
             }
         }
+    }
+
+    fn update_leave_home(&self, pos: &mut Position, mover: u8) {
         if let Some(limit) = self.options().leave_home_moves {
             if pos.is_active(Seat(mover)) && pos.moves_made[usize::from(mover)] >= limit {
                 let mask = self.army_mask(mover);
@@ -429,6 +548,18 @@ impl Variant {
     }
 }
 
+/// Bits set in each byte value (a table: the baseline x86-64 target has no popcount
+/// instruction).
+const POPCOUNT8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The landing cell of a (long) jump along `ray`: the first piece on the ray is jumped when as
 /// many empty cells follow it as precede it, and the cell after those is empty too.
 pub(crate) fn long_jump_landing(ray: &[u8], occ: &Bitboard) -> Option<u8> {
@@ -437,5 +568,8 @@ pub(crate) fn long_jump_landing(ray: &[u8], occ: &Bitboard) -> Option<u8> {
     if land >= ray.len() {
         return None;
     }
-    ray[first + 1..=land].iter().all(|&c| !occ.has(c)).then(|| ray[land])
+    ray[first + 1..=land]
+        .iter()
+        .all(|&c| !occ.has(c))
+        .then(|| ray[land])
 }

@@ -73,6 +73,8 @@ pub struct Army {
     pub foreign: Bitboard,
     /// Step targets per cell for this army (backward or diagonal-only variants differ).
     pub(crate) steps: Vec<Bitboard>,
+    /// The same as direction bits per cell, for the fast move count.
+    pub(crate) step_dirs: Vec<u8>,
 }
 
 /// A validated setup, ready to play: shared by every position of a game (wrap it in an `Arc`).
@@ -86,6 +88,8 @@ pub struct Variant {
     seat_armies: [u8; MAX_SEATS],
     /// Ranking units: `unit_of[seat]` (teams share a unit).
     unit_of: [u8; MAX_SEATS],
+    /// Every army's goal cells together: only a move touching them can fill a goal.
+    pub(crate) all_goals: Bitboard,
 }
 
 impl Variant {
@@ -104,17 +108,27 @@ impl Variant {
     pub fn new(setup: &GameSetup) -> Result<Variant, SetupError> {
         let players = setup.players;
         let (ok, allowed) = match setup.board {
-            BoardKind::Star => (matches!(players, 2 | 3 | 4 | 6), "2, 3, 4 or 6 players; 5 is not a legal setup"),
+            BoardKind::Star => (
+                matches!(players, 2 | 3 | 4 | 6),
+                "2, 3, 4 or 6 players; 5 is not a legal setup",
+            ),
             BoardKind::Square16 => (matches!(players, 2 | 4), "2 or 4 players"),
             BoardKind::Square10 | BoardKind::Square8 => (players == 2, "2 players"),
         };
         if !ok {
-            return Err(SetupError::Players { board: setup.board.name(), players, allowed });
+            return Err(SetupError::Players {
+                board: setup.board.name(),
+                players,
+                allowed,
+            });
         }
         let options = setup.options.resolve(setup.board, players)?;
-        let board = Board::get(setup.board, options.arm_size)
-            .map_err(|e| OptionError::Value { option: "arm_size", message: e.to_string() })?;
-        let homes: Vec<(u8, Corner)> = seat_corners(setup.board, players, options.colours_per_player);
+        let board = Board::get(setup.board, options.arm_size).map_err(|e| OptionError::Value {
+            option: "arm_size",
+            message: e.to_string(),
+        })?;
+        let homes: Vec<(u8, Corner)> =
+            seat_corners(setup.board, players, options.colours_per_player);
         let camp_rows: &[u8] = match (setup.board, players, options.small_camps) {
             (BoardKind::Square16, 2, false) => &[5, 5, 4, 3, 2],
             (BoardKind::Square16, _, _) => &[4, 4, 3, 2],
@@ -136,9 +150,15 @@ impl Variant {
         };
         // The areas that count as corners for the foreign-corner rule.
         let corners: Vec<(Corner, Bitboard)> = if setup.board == BoardKind::Star {
-            Corner::STAR.iter().map(|&c| (c, board.corner_cells(c, &[]))).collect()
+            Corner::STAR
+                .iter()
+                .map(|&c| (c, board.corner_cells(c, &[])))
+                .collect()
         } else {
-            homes.iter().map(|&(_, c)| (c, board.corner_cells(c, camp_rows))).collect()
+            homes
+                .iter()
+                .map(|&(_, c)| (c, board.corner_cells(c, camp_rows)))
+                .collect()
         };
         let mut armies = Vec::with_capacity(homes.len());
         let mut seat_armies = [0u8; MAX_SEATS];
@@ -152,15 +172,37 @@ impl Variant {
                     foreign |= cells;
                 }
             }
-            let steps = step_masks(board, home_corner, &options);
+            let (steps, step_dirs) = step_masks(board, home_corner, &options);
             seat_armies[usize::from(seat)] |= 1 << i;
-            armies.push(Army { owner: Seat(seat), home_corner, goal_corner, home, goal, foreign, steps });
+            armies.push(Army {
+                owner: Seat(seat),
+                home_corner,
+                goal_corner,
+                home,
+                goal,
+                foreign,
+                steps,
+                step_dirs,
+            });
         }
         let mut unit_of = [0u8; MAX_SEATS];
         for (s, u) in unit_of.iter_mut().enumerate().take(usize::from(players)) {
-            *u = if options.teams { (s % usize::from(players / 2)) as u8 } else { s as u8 };
+            *u = if options.teams {
+                (s % usize::from(players / 2)) as u8
+            } else {
+                s as u8
+            };
         }
-        Ok(Variant { setup: setup.clone(), board, options, armies, seat_armies, unit_of })
+        let all_goals = armies.iter().fold(Bitboard::EMPTY, |acc, a| acc | a.goal);
+        Ok(Variant {
+            setup: setup.clone(),
+            board,
+            options,
+            armies,
+            seat_armies,
+            unit_of,
+            all_goals,
+        })
     }
 
     /// The setup this variant was made from.
@@ -190,7 +232,7 @@ impl Variant {
     /// The seat with this number, if the game has it.
     #[must_use]
     pub fn seat(&self, index: usize) -> Option<Seat> {
-        (index < usize::from(self.players())).then(|| Seat(index as u8))
+        (index < usize::from(self.players())).then_some(Seat(index as u8))
     }
 
     /// All seats in turn order.
@@ -217,13 +259,16 @@ impl Variant {
     /// The seats ranked together with `seat` (its team, or itself alone).
     pub fn unit(&self, seat: Seat) -> impl Iterator<Item = Seat> + '_ {
         let u = self.unit_of[usize::from(seat.0)];
-        self.seats().filter(move |s| self.unit_of[usize::from(s.0)] == u)
+        self.seats()
+            .filter(move |s| self.unit_of[usize::from(s.0)] == u)
     }
 
     /// The partner's seat in a team game.
     #[must_use]
     pub fn partner(&self, seat: Seat) -> Option<Seat> {
-        self.options.teams.then(|| Seat((seat.0 + self.players() / 2) % self.players()))
+        self.options
+            .teams
+            .then(|| Seat((seat.0 + self.players() / 2) % self.players()))
     }
 }
 
@@ -231,8 +276,16 @@ impl Variant {
 fn seat_corners(board: BoardKind, players: u8, colours: u8) -> Vec<(u8, Corner)> {
     use Corner::{BottomLeft, BottomRight, TopLeft, TopRight, N, NE, NW, S, SE, SW};
     if board != BoardKind::Star {
-        let corners: &[Corner] = if players == 4 { &[BottomRight, BottomLeft, TopLeft, TopRight] } else { &[BottomRight, TopLeft] };
-        return corners.iter().enumerate().map(|(s, &c)| (s as u8, c)).collect();
+        let corners: &[Corner] = if players == 4 {
+            &[BottomRight, BottomLeft, TopLeft, TopRight]
+        } else {
+            &[BottomRight, TopLeft]
+        };
+        return corners
+            .iter()
+            .enumerate()
+            .map(|(s, &c)| (s as u8, c))
+            .collect();
     }
     match (players, colours) {
         (2, 2) => vec![(0, S), (0, SW), (1, N), (1, NE)],
@@ -244,13 +297,18 @@ fn seat_corners(board: BoardKind, players: u8, colours: u8) -> Vec<(u8, Corner)>
                 4 => &[S, SW, N, NE],
                 _ => &[S, SW, NW, N, NE, SE],
             };
-            corners.iter().enumerate().map(|(s, &c)| (s as u8, c)).collect()
+            corners
+                .iter()
+                .enumerate()
+                .map(|(s, &c)| (s as u8, c))
+                .collect()
         }
     }
 }
 
-/// Step targets per cell for an army whose home is `home` (square variants restrict them).
-fn step_masks(board: &Board, home: Corner, options: &Options) -> Vec<Bitboard> {
+/// Step targets per cell for an army whose home is `home` (square variants restrict them), as
+/// cell sets and as direction bits.
+fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>, Vec<u8>) {
     let mut allowed = [true; 8];
     if board.kind() != BoardKind::Star {
         // The diagonal pointing into the own corner, as a (file, rank) vector.
@@ -267,7 +325,7 @@ fn step_masks(board: &Board, home: Corner, options: &Options) -> Vec<Bitboard> {
             match options.backward_steps {
                 BackwardSteps::Allowed => {}
                 BackwardSteps::NoStraightBack => allowed[d] &= !straight_back,
-                BackwardSteps::NoBackward => allowed[d] &= !(has_back_part && !has_forward_part),
+                BackwardSteps::NoBackward => allowed[d] &= !has_back_part || has_forward_part,
             }
             if options.diagonal_steps_only && (df == 0 || dr == 0) {
                 allowed[d] = false;
@@ -277,15 +335,21 @@ fn step_masks(board: &Board, home: Corner, options: &Options) -> Vec<Bitboard> {
     (0..board.len())
         .map(|c| {
             let mut m = Bitboard::EMPTY;
-            for (d, ok) in allowed.iter().enumerate().take(usize::from(board.directions())) {
+            let mut dirs = 0u8;
+            for (d, ok) in allowed
+                .iter()
+                .enumerate()
+                .take(usize::from(board.directions()))
+            {
                 let nb = board.neighbor_raw(c as u8, d);
                 if *ok && nb != crate::board::NONE {
                     m.set(nb);
+                    dirs |= 1 << d;
                 }
             }
-            m
+            (m, dirs)
         })
-        .collect()
+        .unzip()
 }
 
 impl Options {
@@ -300,28 +364,71 @@ mod tests {
     use super::*;
 
     fn v(board: BoardKind, players: u8, options: RuleOptions) -> Variant {
-        Variant::new(&GameSetup { board, players, options }).unwrap_or_else(|e| panic!("{e}"))
+        Variant::new(&GameSetup {
+            board,
+            players,
+            options,
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn piece_counts() {
-        let count = |var: &Variant| var.armies().iter().map(|a| a.home.count()).collect::<Vec<_>>();
-        assert_eq!(count(&v(BoardKind::Star, 2, RuleOptions::default())), vec![10, 10]);
-        assert_eq!(count(&v(BoardKind::Star, 6, RuleOptions::default())), vec![10; 6]);
-        let o = RuleOptions { arm_size: Some(3), ..RuleOptions::default() };
+        let count = |var: &Variant| {
+            var.armies()
+                .iter()
+                .map(|a| a.home.count())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            count(&v(BoardKind::Star, 2, RuleOptions::default())),
+            vec![10, 10]
+        );
+        assert_eq!(
+            count(&v(BoardKind::Star, 6, RuleOptions::default())),
+            vec![10; 6]
+        );
+        let o = RuleOptions {
+            arm_size: Some(3),
+            ..RuleOptions::default()
+        };
         assert_eq!(count(&v(BoardKind::Star, 3, o)), vec![6; 3]);
-        let o = RuleOptions { fifteen_pieces: Some(true), ..RuleOptions::default() };
+        let o = RuleOptions {
+            fifteen_pieces: Some(true),
+            ..RuleOptions::default()
+        };
         assert_eq!(count(&v(BoardKind::Star, 2, o)), vec![15, 15]);
-        let o = RuleOptions { six_pieces: Some(true), ..RuleOptions::default() };
+        let o = RuleOptions {
+            six_pieces: Some(true),
+            ..RuleOptions::default()
+        };
         assert_eq!(count(&v(BoardKind::Star, 4, o)), vec![6; 4]);
-        let o = RuleOptions { colours_per_player: Some(3), ..RuleOptions::default() };
+        let o = RuleOptions {
+            colours_per_player: Some(3),
+            ..RuleOptions::default()
+        };
         assert_eq!(count(&v(BoardKind::Star, 2, o)), vec![10; 6]);
-        assert_eq!(count(&v(BoardKind::Square16, 2, RuleOptions::default())), vec![19, 19]);
-        assert_eq!(count(&v(BoardKind::Square16, 4, RuleOptions::default())), vec![13; 4]);
-        let o = RuleOptions { small_camps: Some(true), ..RuleOptions::default() };
+        assert_eq!(
+            count(&v(BoardKind::Square16, 2, RuleOptions::default())),
+            vec![19, 19]
+        );
+        assert_eq!(
+            count(&v(BoardKind::Square16, 4, RuleOptions::default())),
+            vec![13; 4]
+        );
+        let o = RuleOptions {
+            small_camps: Some(true),
+            ..RuleOptions::default()
+        };
         assert_eq!(count(&v(BoardKind::Square16, 2, o)), vec![13, 13]);
-        assert_eq!(count(&v(BoardKind::Square10, 2, RuleOptions::default())), vec![15, 15]);
-        assert_eq!(count(&v(BoardKind::Square8, 2, RuleOptions::default())), vec![10, 10]);
+        assert_eq!(
+            count(&v(BoardKind::Square10, 2, RuleOptions::default())),
+            vec![15, 15]
+        );
+        assert_eq!(
+            count(&v(BoardKind::Square8, 2, RuleOptions::default())),
+            vec![10, 10]
+        );
     }
 
     #[test]
@@ -335,27 +442,82 @@ mod tests {
         }
         let var = v(BoardKind::Square16, 4, RuleOptions::default());
         let homes: Vec<_> = var.armies().iter().map(|a| a.home_corner).collect();
-        assert_eq!(homes, vec![Corner::BottomRight, Corner::BottomLeft, Corner::TopLeft, Corner::TopRight]);
-        let var = v(BoardKind::Star, 6, RuleOptions { teams: Some(true), ..RuleOptions::default() });
+        assert_eq!(
+            homes,
+            vec![
+                Corner::BottomRight,
+                Corner::BottomLeft,
+                Corner::TopLeft,
+                Corner::TopRight
+            ]
+        );
+        let var = v(
+            BoardKind::Star,
+            6,
+            RuleOptions {
+                teams: Some(true),
+                ..RuleOptions::default()
+            },
+        );
         assert_eq!(var.partner(Seat(0)), Some(Seat(3)));
-        assert_eq!(var.unit(Seat(4)).collect::<Vec<_>>(), vec![Seat(1), Seat(4)]);
+        assert_eq!(
+            var.unit(Seat(4)).collect::<Vec<_>>(),
+            vec![Seat(1), Seat(4)]
+        );
         for players in [1, 5, 7] {
-            assert!(Variant::new(&GameSetup { board: BoardKind::Star, players, options: RuleOptions::default() }).is_err());
+            assert!(Variant::new(&GameSetup {
+                board: BoardKind::Star,
+                players,
+                options: RuleOptions::default()
+            })
+            .is_err());
         }
-        assert!(Variant::new(&GameSetup { board: BoardKind::Square8, players: 4, options: RuleOptions::default() }).is_err());
+        assert!(Variant::new(&GameSetup {
+            board: BoardKind::Square8,
+            players: 4,
+            options: RuleOptions::default()
+        })
+        .is_err());
     }
 
     #[test]
     fn backward_step_masks() {
         let b = Board::get(BoardKind::Square16, 0).unwrap_or_else(|e| panic!("{e}"));
         let centre = b.parse_cell("h8").unwrap_or_else(|e| panic!("{e}")).index();
-        let count = |o: RuleOptions| v(BoardKind::Square16, 2, o).armies()[0].steps[usize::from(centre)].count();
+        let count = |o: RuleOptions| {
+            v(BoardKind::Square16, 2, o).armies()[0].steps[usize::from(centre)].count()
+        };
         assert_eq!(count(RuleOptions::default()), 8);
-        assert_eq!(count(RuleOptions { backward_steps: Some(BackwardSteps::NoStraightBack), ..RuleOptions::default() }), 7);
-        assert_eq!(count(RuleOptions { backward_steps: Some(BackwardSteps::NoBackward), ..RuleOptions::default() }), 5);
-        assert_eq!(count(RuleOptions { diagonal_steps_only: Some(true), ..RuleOptions::default() }), 4);
+        assert_eq!(
+            count(RuleOptions {
+                backward_steps: Some(BackwardSteps::NoStraightBack),
+                ..RuleOptions::default()
+            }),
+            7
+        );
+        assert_eq!(
+            count(RuleOptions {
+                backward_steps: Some(BackwardSteps::NoBackward),
+                ..RuleOptions::default()
+            }),
+            5
+        );
+        assert_eq!(
+            count(RuleOptions {
+                diagonal_steps_only: Some(true),
+                ..RuleOptions::default()
+            }),
+            4
+        );
         // The bottom-right army may not step to i7 (straight back towards its corner).
-        let var = v(BoardKind::Square16, 2, RuleOptions { backward_steps: Some(BackwardSteps::NoStraightBack), ..RuleOptions::default() });
+        let var = v(
+            BoardKind::Square16,
+            2,
+            RuleOptions {
+                backward_steps: Some(BackwardSteps::NoStraightBack),
+                ..RuleOptions::default()
+            },
+        );
         let i7 = b.parse_cell("i7").unwrap_or_else(|e| panic!("{e}")).index();
         assert!(!var.armies()[0].steps[usize::from(centre)].has(i7));
         assert!(var.armies()[1].steps[usize::from(centre)].has(i7));

@@ -1,0 +1,295 @@
+//! Whole games: wins (with and without the anti-blocking rule), team wins, places, the
+//! leave-home rule, repetition, skipped turns and draws, and the reasons for illegal moves.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+use std::sync::Arc;
+
+use halma_rules::{
+    notation, BoardKind, DrawReason, Game, GameSetup, IllegalMove, MoveInput, RuleOptions, Seat,
+    Standing, Variant,
+};
+
+fn game_at(text: &str) -> Game {
+    let (variant, pos) = notation::parse_position(text).unwrap();
+    let first = pos.to_move();
+    Game::from_position(Arc::new(variant), first, pos)
+}
+
+fn mv(game: &Game, text: &str) -> MoveInput {
+    let cells = notation::parse_move(game.variant().board(), text).unwrap();
+    if cells.len() == 2 {
+        MoveInput::FromTo(cells[0], cells[1])
+    } else {
+        MoveInput::Path(cells)
+    }
+}
+
+fn seat(i: u8) -> Seat {
+    Variant::new(&GameSetup {
+        board: BoardKind::Star,
+        players: 6,
+        options: RuleOptions::default(),
+    })
+    .unwrap()
+    .seat(usize::from(i))
+    .unwrap()
+}
+
+/// The S army fills its goal (the N corner) although N's owner left a piece on q1: with the
+/// anti-blocking rule that is a win.
+const BLOCKED_GOAL: &str = "n1,n2,n3,o1,o2,o3,p1,p2,m8,i5/q1,i1,i2,i3,i4,i6,i7,i8,i9,h1 1 0,0";
+
+#[test]
+fn anti_blocking_win() {
+    let mut game = game_at(&format!("star 2 - {BLOCKED_GOAL}"));
+    assert!(!game.is_over());
+    let m = mv(&game, "m8-n4");
+    game.play(&m).unwrap();
+    let outcome = game.outcome().expect("the game is over");
+    assert_eq!(outcome.winner(), Some(&[seat(0)][..]));
+    assert_eq!(outcome.ranking[0].standing, Standing::Finished);
+    assert_eq!(outcome.ranking[1].place, Some(2));
+    assert_eq!(outcome.draw, None);
+    assert_eq!(game.check(&m), Err(IllegalMove::GameOver));
+    assert_eq!(game.to_move(), None);
+}
+
+#[test]
+fn without_anti_blocking_a_blocked_goal_is_not_filled() {
+    let mut game = game_at(&format!("star 2 anti_blocking=0 {BLOCKED_GOAL}"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.is_over());
+    assert_eq!(game.to_move(), Some(seat(1)));
+}
+
+/// Four players in teams: seats 1 and 3 (S and N) are partners. Seat 1 needs n4 to fill the N
+/// corner; seat 3's army already fills the S corner.
+const TEAM: &str = "n1,n2,n3,o1,o2,o3,p1,p2,q1,m8/i1,i2,i3,i4,i5,i6,i7,i8,i9,h1/a1,b1,b2,c1,c2,c3,d1,d2,d3,d4/j1,j2,j3,j4,j5,j6,j7,j8,j9,j10 1 5,5,5f,5";
+
+#[test]
+fn team_wins_when_both_partners_are_home() {
+    let mut game = game_at(&format!("star 4 teams=1 {TEAM}"));
+    assert!(!game.is_over());
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    let outcome = game
+        .outcome()
+        .expect("the team of seats 1 and 3 is complete");
+    assert_eq!(outcome.winner(), Some(&[seat(0), seat(2)][..]));
+    assert_eq!(outcome.ranking[1].seats, vec![seat(1), seat(3)]);
+    assert_eq!(outcome.ranking[1].place, Some(2));
+}
+
+#[test]
+fn a_team_is_not_done_while_one_partner_is_out() {
+    // The same, but seat 3 has not finished (its pieces stand elsewhere): seat 1 finishes alone,
+    // stops moving, and the game goes on.
+    let text = TEAM
+        .replace(
+            "a1,b1,b2,c1,c2,c3,d1,d2,d3,d4",
+            "f4,f5,f6,f7,f8,g3,g4,g5,g6,g7",
+        )
+        .replace("5f", "5");
+    let mut game = game_at(&format!("star 4 teams=1 {text}"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.is_over());
+    assert!(game.position().is_finished(seat(0)));
+    assert_eq!(game.to_move(), Some(seat(1)));
+}
+
+#[test]
+fn play_on_for_places_and_finished_players_are_skipped() {
+    // Three players; seat 1 fills its goal (N) with its next move, the others play on.
+    let text = "star 3 - n1,n2,n3,o1,o2,o3,p1,p2,q1,m8/i1,i2,i3,i4,i5,i6,i7,i8,i9,h1/g1,g2,g3,g4,g5,g6,g7,g8,g9,g10 1 9,9,9";
+    let mut game = game_at(text);
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(
+        !game.is_over(),
+        "two players are still playing for second place"
+    );
+    assert!(game.position().is_finished(seat(0)));
+    assert_eq!(game.to_move(), Some(seat(1)));
+    game.play(&mv(&game, "i1-h2")).unwrap();
+    assert_eq!(game.to_move(), Some(seat(2)));
+    game.play(&mv(&game, "g1-f1")).unwrap();
+    assert_eq!(
+        game.to_move(),
+        Some(seat(1)),
+        "the finished seat is skipped"
+    );
+}
+
+#[test]
+fn without_play_on_the_game_ends_at_the_first_finish() {
+    let text = "star 3 play_on=0 n1,n2,n3,o1,o2,o3,p1,p2,q1,m8/i1,i2,i3,i4,i5,i6,i7,i8,i9,h1/g1,g2,g3,g4,g5,g6,g7,g8,g9,g10 1 9,9,9";
+    let mut game = game_at(text);
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner(), Some(&[seat(0)][..]));
+    assert_eq!(outcome.ranking.len(), 3);
+    assert!(outcome.ranking[1..]
+        .iter()
+        .all(|p| p.place.is_none() && p.standing == Standing::Unplaced));
+}
+
+#[test]
+fn leave_home_in_time() {
+    // 8 x 8: a player with a piece in their own camp after their 30th move loses. Seat 1 (camp
+    // in the bottom-right corner) has made 29 moves and still has a piece on h4.
+    let text = "square8 2 - h4,d4,d5,c4,c5,e4,e5,b2,b3,c2/a8,a7,b8,f6,f7,g6,g7,e6,e7,f8 1 29,29";
+    let mut stays = game_at(text);
+    stays.play(&mv(&stays, "d4-d3")).unwrap();
+    let outcome = stays.outcome().expect("seat 1 lost");
+    assert_eq!(outcome.winner(), Some(&[seat(1)][..]));
+    assert_eq!(outcome.ranking[1].standing, Standing::LeftHomeTooLate);
+    // Leaving the camp with that move saves the game.
+    let mut leaves = game_at(text);
+    leaves.play(&mv(&leaves, "h4-h5")).unwrap();
+    assert!(!leaves.is_over());
+    // ... and moving back in after the 30th move loses.
+    let text = "square8 2 - h5,d4,d5,c4,c5,e4,e5,b2,b3,c2/a8,a7,b8,f6,f7,g6,g7,e6,e7,f8 1 31,31";
+    let mut back = game_at(text);
+    back.play(&mv(&back, "h5-h4")).unwrap();
+    assert_eq!(back.outcome().unwrap().winner(), Some(&[seat(1)][..]));
+}
+
+#[test]
+fn three_fold_repetition_is_a_draw() {
+    let variant = Arc::new(
+        Variant::new(&GameSetup {
+            board: BoardKind::Square8,
+            players: 2,
+            options: RuleOptions::default(),
+        })
+        .unwrap(),
+    );
+    let mut game = Game::new(variant, seat(0));
+    for round in 0..2 {
+        for text in ["h4-h5", "a5-a4", "h5-h4", "a4-a5"] {
+            assert!(!game.is_over(), "round {round}");
+            game.play(&mv(&game, text)).unwrap();
+        }
+    }
+    let outcome = game.outcome().expect("third occurrence of the start");
+    assert_eq!(outcome.draw, Some(DrawReason::Repetition));
+    assert_eq!(outcome.winner(), None);
+    assert!(outcome
+        .ranking
+        .iter()
+        .all(|p| p.place == Some(1) && p.standing == Standing::Drawn));
+}
+
+#[test]
+fn repetition_is_off_by_default_on_the_star() {
+    let variant = Arc::new(
+        Variant::new(&GameSetup {
+            board: BoardKind::Star,
+            players: 2,
+            options: RuleOptions::default(),
+        })
+        .unwrap(),
+    );
+    let mut game = Game::new(variant, seat(0));
+    for _ in 0..3 {
+        for text in ["d1-e5", "n1-m5", "e5-d1", "m5-n1"] {
+            game.play(&mv(&game, text)).unwrap();
+        }
+    }
+    assert!(!game.is_over());
+}
+
+#[test]
+fn a_player_who_cannot_move_is_skipped() {
+    // Seat 1's only piece sits in the h1 corner, walled in: every neighbour is taken and every
+    // cell behind them too.
+    let text = "square8 2 leave_home=0 h1/g1,g2,h2,f1,f3,h3,a8 1 0,0";
+    let mut game = game_at(text);
+    assert_eq!(game.to_move(), Some(seat(1)), "seat 1 was skipped at once");
+    let played = game.play(&mv(&game, "a8-b8")).unwrap();
+    assert_eq!(played.skipped, vec![seat(0)]);
+    assert_eq!(game.to_move(), Some(seat(1)));
+}
+
+#[test]
+fn nobody_can_move_is_a_draw() {
+    let low: Vec<String> = (1..=4)
+        .flat_map(|r| "abcdefgh".chars().map(move |f| format!("{f}{r}")))
+        .collect();
+    let high: Vec<String> = (5..=8)
+        .flat_map(|r| "abcdefgh".chars().map(move |f| format!("{f}{r}")))
+        .collect();
+    let text = format!("square8 2 - {}/{} 1 0,0", low.join(","), high.join(","));
+    let game = game_at(&text);
+    let outcome = game.outcome().expect("a full board is a draw");
+    assert_eq!(outcome.draw, Some(DrawReason::NoLegalMoves));
+}
+
+#[test]
+fn illegal_moves_say_why() {
+    let variant = Arc::new(
+        Variant::new(&GameSetup {
+            board: BoardKind::Star,
+            players: 2,
+            options: RuleOptions::default(),
+        })
+        .unwrap(),
+    );
+    let game = Game::new(variant, seat(0));
+    let err = |text: &str| game.check(&mv(&game, text)).unwrap_err().code();
+    assert_eq!(err("n1-m5"), "not_your_piece");
+    assert_eq!(err("i5-i6"), "empty_cell");
+    assert_eq!(err("d1-d2"), "cell_occupied");
+    assert_eq!(err("d1-i5"), "unreachable");
+    assert_eq!(err("c1-e3-f4"), "not_a_jump");
+    assert_eq!(err("c2-e6-e7"), "step_in_chain");
+    let locked = game_at("star 2 - n2/m7,m8 1 0,0");
+    assert_eq!(
+        locked.check(&mv(&locked, "n2-m6")).unwrap_err().code(),
+        "goal_locked"
+    );
+    assert_eq!(
+        locked.check(&mv(&locked, "n2-l7")).unwrap_err().code(),
+        "goal_locked"
+    );
+    let corner = game_at("star 2 foreign_corners=pass_only e5/e4,f3 1 0,0");
+    assert_eq!(
+        corner.check(&mv(&corner, "e5-e3")).unwrap_err().code(),
+        "foreign_corner"
+    );
+    assert!(corner.check(&mv(&corner, "e5-e3-g3")).is_ok());
+    let forbidden = game_at("star 2 foreign_corners=forbidden e5/e4,f3 1 0,0");
+    assert_eq!(
+        forbidden
+            .check(&mv(&forbidden, "e5-e3-g3"))
+            .unwrap_err()
+            .code(),
+        "forbidden_camp"
+    );
+    let loop_back = game_at("star 2 - i5/i4,i6 1 0,0");
+    assert_eq!(
+        loop_back
+            .check(&mv(&loop_back, "i5-i7-i5"))
+            .unwrap_err()
+            .code(),
+        "returns_to_start"
+    );
+    assert!(
+        loop_back.check(&mv(&loop_back, "i5-i7-i5-i3")).is_ok(),
+        "a chain may pass its start cell"
+    );
+    let backward = game_at("square8 2 backward_steps=no_straight_back d4/e5 1 0,0");
+    assert_eq!(
+        backward.check(&mv(&backward, "d4-e3")).unwrap_err().code(),
+        "step_direction"
+    );
+}
+
+#[test]
+fn five_players_are_rejected_with_a_reason() {
+    let err = Variant::new(&GameSetup {
+        board: BoardKind::Star,
+        players: 5,
+        options: RuleOptions::default(),
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("5 is not a legal setup"), "{err}");
+}

@@ -1,0 +1,98 @@
+//! Perft counts from `tests/data/perft.txt`, with both perft implementations, and the moves of
+//! every listed position against the reference generator.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use halma_rules::{notation, perft};
+
+struct Case {
+    line: usize,
+    depth: u32,
+    count: u64,
+    position: String,
+    release_only: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let text = include_str!("data/perft.txt");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let (release_only, rest) = match l.strip_prefix("@release ") {
+                Some(r) => (true, r),
+                None => (false, l),
+            };
+            let mut parts = rest.splitn(3, ' ');
+            let depth = parts.next().unwrap().parse().unwrap();
+            let count = parts.next().unwrap().parse().unwrap();
+            let position = parts.next().unwrap().to_owned();
+            Case {
+                line: i + 1,
+                depth,
+                count,
+                position,
+                release_only,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn perft_counts_match_the_data_file() {
+    let all = cases();
+    assert!(all.len() > 100, "the data file was not read");
+    let mut ran = 0;
+    for case in all {
+        if case.release_only && cfg!(debug_assertions) {
+            continue;
+        }
+        let (variant, pos) = notation::parse_position(&case.position)
+            .unwrap_or_else(|e| panic!("line {}: {e}", case.line));
+        let fast = perft::perft(&variant, &pos, case.depth);
+        assert_eq!(
+            fast, case.count,
+            "line {}: perft {} of {}",
+            case.line, case.depth, case.position
+        );
+        if case.depth <= 3 {
+            let plain = perft::perft_plain(&variant, &pos, case.depth);
+            assert_eq!(plain, case.count, "line {}: plain perft", case.line);
+        }
+        if case.depth == 1 {
+            let mut list = Vec::new();
+            variant.generate_moves(&pos, &mut list);
+            let got: std::collections::BTreeSet<_> = list
+                .iter()
+                .map(|m| (m.from.index(), m.to.index()))
+                .collect();
+            assert_eq!(
+                got,
+                common::reference_moves(&variant, &pos),
+                "line {}",
+                case.line
+            );
+        }
+        ran += 1;
+    }
+    assert!(ran > 100);
+}
+
+/// Perft 6 from the 2-player star start (87,946,884), and the deeper counts of the data file:
+/// only in optimised builds (`cargo test --release`).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "too slow unoptimised; run with --release")]
+fn deep_perft_in_release() {
+    let release: Vec<Case> = cases().into_iter().filter(|c| c.release_only).collect();
+    assert!(!release.is_empty());
+    for case in release {
+        let (variant, pos) = notation::parse_position(&case.position).unwrap();
+        assert_eq!(
+            perft::perft(&variant, &pos, case.depth),
+            case.count,
+            "line {}",
+            case.line
+        );
+    }
+}

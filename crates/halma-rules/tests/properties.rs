@@ -1,0 +1,163 @@
+//! Property tests: the fast generator against the reference one, `play` against the generator,
+//! replays, hashes, and the notation parsers on arbitrary text.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use common::{random_position, reference_moves, variants, Rng};
+use halma_rules::{notation, perft, Game, MoveInput, Position, Variant};
+use proptest::prelude::*;
+
+fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
+    let mut list = Vec::new();
+    variant.generate_moves(pos, &mut list);
+    let set: BTreeSet<_> = list
+        .iter()
+        .map(|m| (m.from.index(), m.to.index()))
+        .collect();
+    assert_eq!(set.len(), list.len(), "a (from, to) pair was listed twice");
+    set
+}
+
+/// Checks one position: generator = reference, the count, every path, and rejections.
+fn check_position(variant: &Variant, pos: &Position, rng: &mut Rng) {
+    let fast = fast_moves(variant, pos);
+    let reference = reference_moves(variant, pos);
+    assert_eq!(
+        fast,
+        reference,
+        "generator and reference differ in {}",
+        notation::format_position(variant, pos)
+    );
+    assert_eq!(variant.count_moves(pos) as usize, fast.len());
+    assert_eq!(variant.has_moves(pos), !fast.is_empty());
+    let with_paths = variant.legal_moves_with_paths(pos);
+    assert_eq!(with_paths.len(), fast.len());
+    for lm in &with_paths {
+        assert_eq!(lm.path.first(), Some(&lm.mv.from));
+        assert_eq!(lm.path.last(), Some(&lm.mv.to));
+        let checked = variant.check_path(pos, &lm.path);
+        assert!(
+            checked.is_ok(),
+            "witness path {:?} rejected: {checked:?}",
+            lm.path
+        );
+        assert!(variant.check_from_to(pos, lm.mv.from, lm.mv.to).is_ok());
+        assert!(variant.is_legal(pos, lm.mv));
+    }
+    // Random (from, to) pairs that are not generated must be rejected, by both checkers.
+    let board = variant.board();
+    for _ in 0..20 {
+        let from = board.cell(rng.below(board.len())).unwrap();
+        let to = board.cell(rng.below(board.len())).unwrap();
+        let legal = fast.contains(&(from.index(), to.index()));
+        assert_eq!(variant.check_from_to(pos, from, to).is_ok(), legal);
+        // A two-cell path is one step or one jump: accepted exactly when that is how the
+        // shortest witness goes.
+        let one_hop = variant
+            .witness_path(pos, halma_rules::Move { from, to })
+            .is_some_and(|p| p.len() == 2);
+        assert_eq!(
+            variant.check_path(pos, &[from, to]).is_ok(),
+            legal && one_hop
+        );
+    }
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // The incremental perft agrees with the plain one.
+    assert_eq!(
+        perft::perft(variant, pos, 2),
+        perft::perft_plain(variant, pos, 2)
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Random placements on every setup: the generator equals the reference generator.
+    #[test]
+    fn generator_matches_reference_on_random_positions(which in 0usize..27, seed in any::<u64>()) {
+        let setups = variants();
+        let setup = &setups[which % setups.len()];
+        let mut rng = Rng(seed);
+        let (variant, pos) = random_position(setup, &mut rng);
+        check_position(&variant, &pos, &mut rng);
+    }
+
+    /// Random games from the start: every position checks out, the hash kept up to date equals a
+    /// recomputation, and replaying the record (as paths and as from-to pairs) gives the same
+    /// position and hash.
+    #[test]
+    fn random_games_replay_to_the_same_position(which in 0usize..27, seed in any::<u64>(), plies in 1usize..60) {
+        let setups = variants();
+        let setup = &setups[which % setups.len()];
+        let variant = Arc::new(Variant::new(setup).unwrap());
+        let mut rng = Rng(seed);
+        let first = variant.seat(rng.below(usize::from(variant.players()))).unwrap();
+        let mut game = Game::new(variant.clone(), first);
+        for _ in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            check_position(&variant, game.position(), &mut rng);
+            let moves = game.legal_moves();
+            prop_assert!(!moves.is_empty(), "a game that is not over has a player with moves");
+            let pick = &moves[rng.below(moves.len())];
+            let input = if rng.below(2) == 0 { MoveInput::Path(pick.path.clone()) } else { MoveInput::FromTo(pick.mv.from, pick.mv.to) };
+            game.play(&input).unwrap();
+            prop_assert_eq!(game.position().hash(), game.position().compute_hash());
+        }
+        let as_paths: Vec<MoveInput> = game.record().iter().map(|m| MoveInput::Path(m.path.clone())).collect();
+        let as_pairs: Vec<MoveInput> = game.record().iter().map(|m| MoveInput::FromTo(m.mv.from, m.mv.to)).collect();
+        for inputs in [as_paths, as_pairs] {
+            let again = Game::replay(variant.clone(), first, &inputs).unwrap();
+            prop_assert_eq!(again.position(), game.position());
+            prop_assert_eq!(again.position().hash(), game.position().hash());
+            prop_assert_eq!(again.outcome(), game.outcome());
+        }
+        // The position survives the notation.
+        let text = notation::format_position(&variant, game.position());
+        let (_, parsed) = notation::parse_position(&text).unwrap();
+        prop_assert_eq!(&parsed, game.position());
+    }
+
+    /// Arbitrary text never panics the position parser.
+    #[test]
+    fn position_parser_never_panics(text in "\\PC{0,80}") {
+        let _ = notation::parse_position(&text);
+    }
+
+    /// Text shaped like a position, with random fields, never panics the parser.
+    #[test]
+    fn position_parser_never_panics_on_near_misses(
+        board in prop::sample::select(vec!["star", "square16", "square10", "square8", "hex", ""]),
+        players in 0u8..9,
+        options in "[a-z_]{0,12}(=[0-9a-z_]{0,4})?",
+        placement in "([a-r][0-9]{1,2},?){0,12}(/([a-r][0-9]{1,2},?){0,6}){0,6}",
+        to_move in 0u8..9,
+        seats in "([0-9]{1,3}[fx]?,?){0,7}",
+    ) {
+        let text = format!("{board} {players} {options} {placement} {to_move} {seats}");
+        if let Ok((variant, pos)) = notation::parse_position(&text) {
+            // Whatever parses can be used.
+            let mut moves = Vec::new();
+            variant.generate_moves(&pos, &mut moves);
+            let _ = variant.legal_moves_with_paths(&pos);
+        }
+    }
+
+    /// Arbitrary move text never panics the move parser, and a parsed move is checked without
+    /// panicking either.
+    #[test]
+    fn move_parser_never_panics(text in "[a-z0-9\\- ]{0,24}|\\PC{0,24}", which in 0usize..27) {
+        let setups = variants();
+        let variant = Arc::new(Variant::new(&setups[which % setups.len()]).unwrap());
+        if let Ok(cells) = notation::parse_move(variant.board(), &text) {
+            let game = Game::new(variant.clone(), variant.seat(0).unwrap());
+            let _ = game.check(&MoveInput::Path(cells.clone()));
+            let _ = game.check(&MoveInput::FromTo(cells[0], cells[cells.len() - 1]));
+        }
+    }
+}

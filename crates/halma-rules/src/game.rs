@@ -60,6 +60,7 @@ pub enum Standing {
 
 /// One entry of the final ranking.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Place {
     /// The place, 1 for the winner; drawn groups share a place. `None` for seats left unplaced
     /// when the game ended at the first finish (play-on off).
@@ -72,6 +73,7 @@ pub struct Place {
 
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// Groups in ranking order.
     pub ranking: Vec<Place>,
@@ -103,7 +105,12 @@ pub struct Game {
     /// Groups in the order they were eliminated.
     eliminated_order: Vec<Vec<Seat>>,
     outcome: Option<Outcome>,
+    /// Position keys after the latest moves, oldest first (at most [`RECENT_KEYS`]).
+    recent: Vec<u64>,
 }
+
+/// How many recent position keys a game keeps (for the AI's repetition avoidance).
+pub const RECENT_KEYS: usize = 32;
 
 impl Game {
     /// A new game with `first` to move.
@@ -125,6 +132,7 @@ impl Game {
             finish_order: Vec::new(),
             eliminated_order: Vec::new(),
             outcome: None,
+            recent: Vec::new(),
         };
         g.note_standings();
         g.seen.insert(g.pos.hash(), 1);
@@ -170,6 +178,12 @@ impl Game {
     #[must_use]
     pub fn record(&self) -> &[PlayedMove] {
         &self.record
+    }
+
+    /// Position keys after the latest moves, oldest first (at most [`RECENT_KEYS`]).
+    #[must_use]
+    pub fn recent_keys(&self) -> &[u64] {
+        &self.recent
     }
 
     /// The result, once the game is over.
@@ -352,5 +366,170 @@ impl Game {
             place += 1;
         }
         self.outcome = Some(Outcome { ranking, draw });
+    }
+}
+
+/// Everything a game needs to be stored and restored without replaying it: the setup, the
+/// current position in the notation, the record, the repetition counts and the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GameSnapshot {
+    /// The setup.
+    pub setup: crate::variant::GameSetup,
+    /// The seat that moved first.
+    pub first: u8,
+    /// The current position in the notation.
+    pub position: String,
+    /// The moves: who moved, the path in the notation, and the seats skipped after it.
+    pub record: Vec<SnapshotMove>,
+    /// Position keys seen so far and how often (only kept when the repetition rule is on).
+    pub seen: Vec<SeenCount>,
+    /// Groups of seats in the order they finished.
+    pub finish_order: Vec<Vec<u8>>,
+    /// Groups of seats in the order they were eliminated.
+    pub eliminated_order: Vec<Vec<u8>>,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
+    /// Position keys after the latest moves, oldest first.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub recent: Vec<u64>,
+}
+
+/// One move of a [`GameSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SnapshotMove {
+    /// The seat that moved.
+    pub seat: u8,
+    /// The path in the notation (`a1-c3-e5`).
+    pub path: String,
+    /// Seats skipped right after the move.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub skipped: Vec<u8>,
+}
+
+/// How often a position key was seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeenCount {
+    /// The position key.
+    pub hash: u64,
+    /// How often it occurred.
+    pub count: u8,
+}
+
+/// A snapshot that does not describe a valid game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The setup cannot be played.
+    #[error("setup: {0}")]
+    Setup(#[from] crate::variant::SetupError),
+    /// The position text is invalid.
+    #[error("position: {0}")]
+    Position(#[from] crate::notation::PositionTextError),
+    /// A move of the record is invalid.
+    #[error("move {index}: {message}")]
+    Move {
+        /// The move's index in the record.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A seat number is out of range.
+    #[error("seat {0} is not a seat of this game")]
+    Seat(u8),
+}
+
+impl Game {
+    /// The game as a snapshot, for storage.
+    #[must_use]
+    pub fn snapshot(&self) -> GameSnapshot {
+        let board = self.variant.board();
+        let group = |g: &Vec<Seat>| g.iter().map(|s| s.0).collect::<Vec<u8>>();
+        let mut seen: Vec<SeenCount> = self
+            .seen
+            .iter()
+            .map(|(&hash, &count)| SeenCount { hash, count })
+            .collect();
+        seen.sort_by_key(|s| s.hash);
+        GameSnapshot {
+            setup: self.variant.setup().clone(),
+            first: self.first.0,
+            position: crate::notation::format_position(&self.variant, &self.pos),
+            record: self
+                .record
+                .iter()
+                .map(|m| SnapshotMove {
+                    seat: m.seat.0,
+                    path: crate::notation::format_path(board, &m.path),
+                    skipped: m.skipped.iter().map(|s| s.0).collect(),
+                })
+                .collect(),
+            seen: if self.variant.options().repetition_draw {
+                seen
+            } else {
+                Vec::new()
+            },
+            finish_order: self.finish_order.iter().map(group).collect(),
+            eliminated_order: self.eliminated_order.iter().map(group).collect(),
+            outcome: self.outcome.clone(),
+            recent: self.recent.clone(),
+        }
+    }
+
+    /// Restores a game from a snapshot, with its variant (built from the snapshot's setup by the
+    /// caller, who may share one variant among many games).
+    ///
+    /// # Errors
+    /// [`SnapshotError`] when the snapshot does not fit the variant or holds invalid data.
+    pub fn restore(variant: Arc<Variant>, snapshot: &GameSnapshot) -> Result<Game, SnapshotError> {
+        let pos = crate::notation::parse_position_with(&variant, &snapshot.position)?;
+        let seat = |i: u8| variant.seat(usize::from(i)).ok_or(SnapshotError::Seat(i));
+        let board = variant.board();
+        let mut record = Vec::with_capacity(snapshot.record.len());
+        for (index, m) in snapshot.record.iter().enumerate() {
+            let path =
+                crate::notation::parse_move(board, &m.path).map_err(|e| SnapshotError::Move {
+                    index,
+                    message: e.to_string(),
+                })?;
+            let (from, to) = (path[0], path[path.len() - 1]);
+            record.push(PlayedMove {
+                seat: seat(m.seat)?,
+                mv: Move { from, to },
+                path,
+                skipped: m
+                    .skipped
+                    .iter()
+                    .map(|&s| seat(s))
+                    .collect::<Result<_, _>>()?,
+            });
+        }
+        let groups = |gs: &Vec<Vec<u8>>| -> Result<Vec<Vec<Seat>>, SnapshotError> {
+            gs.iter()
+                .map(|g| g.iter().map(|&s| seat(s)).collect())
+                .collect()
+        };
+        Ok(Game {
+            first: seat(snapshot.first)?,
+            pos,
+            record,
+            seen: snapshot.seen.iter().map(|s| (s.hash, s.count)).collect(),
+            finish_order: groups(&snapshot.finish_order)?,
+            eliminated_order: groups(&snapshot.eliminated_order)?,
+            outcome: snapshot.outcome.clone(),
+            recent: snapshot
+                .recent
+                .iter()
+                .rev()
+                .take(RECENT_KEYS)
+                .rev()
+                .copied()
+                .collect(),
+            variant,
+        })
     }
 }

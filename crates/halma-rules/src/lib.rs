@@ -33,7 +33,10 @@ mod variant;
 
 pub use bitboard::{BitIter, Bitboard};
 pub use board::{Board, BoardError, BoardKind, Cell, CellInfo, CellNameError, Corner};
-pub use game::{DrawReason, Game, MoveInput, Outcome, Place, PlayedMove, Standing};
+pub use game::{
+    DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, SeenCount,
+    SnapshotError, SnapshotMove, Standing, RECENT_KEYS,
+};
 pub use options::{BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions};
 pub use path::{IllegalMove, LegalMove};
 pub use position::{Move, Position};

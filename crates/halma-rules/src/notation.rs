@@ -227,6 +227,46 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
         players,
         options,
     })?;
+    let pos = parse_fields(&variant, &fields)?;
+    Ok((variant, pos))
+}
+
+/// Reads a position's text for a variant already at hand; the setup in the text must be that
+/// variant's.
+///
+/// # Errors
+/// [`PositionTextError`] naming the field and what is wrong with it.
+pub fn parse_position_with(variant: &Variant, text: &str) -> Result<Position, PositionTextError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() != 6 {
+        return Err(PositionTextError::Fields(fields.len()));
+    }
+    let setup = variant.setup();
+    let pairs = setup.options.to_pairs();
+    let options = if pairs.is_empty() {
+        "-".to_owned()
+    } else {
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    if fields[0] != setup.board.name()
+        || fields[1] != setup.players.to_string()
+        || fields[2] != options
+    {
+        return Err(field_err(
+            1,
+            "board",
+            "the position's setup is not the game's setup",
+        ));
+    }
+    parse_fields(variant, &fields)
+}
+
+fn parse_fields(variant: &Variant, fields: &[&str]) -> Result<Position, PositionTextError> {
+    let players = variant.players();
     let b = variant.board();
     let groups: Vec<&str> = fields[3].split('/').collect();
     if groups.len() != variant.armies().len() {
@@ -307,6 +347,12 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
             _ => {}
         }
     }
-    let pos = Position::from_parts(b, armies, (to_move - 1) as u8, moves, finished, eliminated);
-    Ok((variant, pos))
+    Ok(Position::from_parts(
+        b,
+        armies,
+        (to_move - 1) as u8,
+        moves,
+        finished,
+        eliminated,
+    ))
 }

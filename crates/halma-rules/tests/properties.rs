@@ -161,3 +161,33 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A snapshot (through JSON) restores the same game: position, hash, record, result, and the
+    /// same behaviour afterwards (the same legal moves).
+    #[test]
+    fn snapshots_restore_the_same_game(which in 0usize..27, seed in any::<u64>(), plies in 0usize..80) {
+        let setups = variants();
+        let variant = Arc::new(Variant::new(&setups[which % setups.len()]).unwrap());
+        let mut rng = Rng(seed);
+        let mut game = Game::new(variant.clone(), variant.seat(0).unwrap());
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = &moves[rng.below(moves.len())];
+            game.play(&MoveInput::FromTo(pick.mv.from, pick.mv.to)).unwrap();
+        }
+        let json = serde_json::to_string(&game.snapshot()).unwrap();
+        let back: halma_rules::GameSnapshot = serde_json::from_str(&json).unwrap();
+        let restored = Game::restore(variant.clone(), &back).unwrap();
+        prop_assert_eq!(restored.position(), game.position());
+        prop_assert_eq!(restored.record(), game.record());
+        prop_assert_eq!(restored.outcome(), game.outcome());
+        prop_assert_eq!(restored.legal_moves(), game.legal_moves());
+        prop_assert_eq!(restored.snapshot(), game.snapshot());
+    }
+}

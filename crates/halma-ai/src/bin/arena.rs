@@ -1,0 +1,355 @@
+//! Plays games between two engines and prints wins, draws and losses, the average game length
+//! and the average time per move.
+//!
+//! ```text
+//! cargo run --release -p halma-ai --bin arena -- --board star --players 2 --games 100 \
+//!     --a level10 --b greedy --ms 50
+//! ```
+//!
+//! Engines: `levelN` (N = 1..10, as the service plays it, with `--ms` per move), `greedy` (the
+//! one-ply greedy player), `depthN` (fixed-depth search, no clock), `paranoid` (level 10 with
+//! paranoid search instead of Best-Reply Search, three or more sides).
+//!
+//! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
+//! other seat. Each game opens with `--opening` random forward plies (seeded) so that games
+//! differ; a game reaching `--cap` plies is stopped and reported as capped.
+//!
+//! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
+//! `--players N`, `--teams`, `--anti-blocking 0|1`, `--games N`, `--ms M`, `--cap PLIES`,
+//! `--opening PLIES`, `--seed S`, `--verbose`.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use halma_ai::eval::Evaluator;
+use halma_ai::rng::SplitMix64;
+use halma_ai::{
+    suggest, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchLimits, Sides, Strategy,
+};
+use halma_rules::{
+    BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, Variant,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    Level(u8),
+    Depth(u32),
+    Paranoid,
+}
+
+impl Engine {
+    fn parse(text: &str) -> Result<Engine, String> {
+        if text == "greedy" {
+            return Ok(Engine::Level(4));
+        }
+        if text == "paranoid" {
+            return Ok(Engine::Paranoid);
+        }
+        if let Some(n) = text.strip_prefix("level") {
+            let n: u8 = n.parse().map_err(|_| format!("bad level in '{text}'"))?;
+            return (1..=10)
+                .contains(&n)
+                .then_some(Engine::Level(n))
+                .ok_or_else(|| format!("level {n} is not 1..10"));
+        }
+        if let Some(n) = text.strip_prefix("depth") {
+            let n: u32 = n.parse().map_err(|_| format!("bad depth in '{text}'"))?;
+            return Ok(Engine::Depth(n.max(1)));
+        }
+        Err(format!(
+            "unknown engine '{text}' (levelN, greedy, depthN, paranoid)"
+        ))
+    }
+
+    fn choose(
+        self,
+        variant: &Variant,
+        pos: &Position,
+        history: &[u64],
+        ms: u64,
+        seed: u64,
+    ) -> Option<Move> {
+        let eval = RaceEvaluator::new(variant);
+        match self {
+            Engine::Level(level) => {
+                let limits = SearchLimits {
+                    level,
+                    time_budget: Duration::from_millis(ms),
+                    seed,
+                };
+                suggest(variant, pos, history, &limits).map(|s| s.mv)
+            }
+            Engine::Depth(d) => {
+                let budget = Budget::depth(d);
+                if Sides::new(variant).units() == 2 {
+                    Pvs::new(variant, &eval, PvsOptions::default())
+                        .choose(pos, history, &budget)
+                        .map(|r| r.mv)
+                } else {
+                    Brs::new(variant, &eval, MultiMode::BestReply, 18)
+                        .choose(pos, history, &budget)
+                        .map(|r| r.mv)
+                }
+            }
+            Engine::Paranoid => {
+                let budget = Budget::timed(Duration::from_millis(ms), 64);
+                Brs::new(variant, &eval, MultiMode::Paranoid, 16)
+                    .choose(pos, history, &budget)
+                    .map(|r| r.mv)
+            }
+        }
+    }
+}
+
+struct Args {
+    board: BoardKind,
+    arm: Option<u8>,
+    players: u8,
+    teams: bool,
+    anti_blocking: Option<bool>,
+    games: u32,
+    a: Engine,
+    b: Engine,
+    ms: u64,
+    cap: usize,
+    opening: usize,
+    seed: u64,
+    verbose: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        board: BoardKind::Star,
+        arm: None,
+        players: 2,
+        teams: false,
+        anti_blocking: None,
+        games: 10,
+        a: Engine::Level(10),
+        b: Engine::Level(4),
+        ms: 50,
+        cap: 0,
+        opening: 2,
+        seed: 1,
+        verbose: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--board" => {
+                let v = value()?;
+                a.board = BoardKind::ALL
+                    .into_iter()
+                    .find(|b| b.name() == v)
+                    .ok_or_else(|| format!("unknown board '{v}'"))?;
+            }
+            "--arm" => a.arm = Some(value()?.parse().map_err(|_| "bad --arm")?),
+            "--players" => a.players = value()?.parse().map_err(|_| "bad --players")?,
+            "--teams" => a.teams = true,
+            "--anti-blocking" => a.anti_blocking = Some(value()? == "1"),
+            "--games" => a.games = value()?.parse().map_err(|_| "bad --games")?,
+            "--a" => a.a = Engine::parse(&value()?)?,
+            "--b" => a.b = Engine::parse(&value()?)?,
+            "--ms" => a.ms = value()?.parse().map_err(|_| "bad --ms")?,
+            "--cap" => a.cap = value()?.parse().map_err(|_| "bad --cap")?,
+            "--opening" => a.opening = value()?.parse().map_err(|_| "bad --opening")?,
+            "--seed" => a.seed = value()?.parse().map_err(|_| "bad --seed")?,
+            "--verbose" => a.verbose = true,
+            _ => return Err(format!("unknown argument '{flag}'")),
+        }
+    }
+    Ok(a)
+}
+
+/// How one game went for engine A.
+#[derive(Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    capped: u32,
+    plies: u64,
+    place_sum: u64,
+    placed: u32,
+    first_mover_wins: u32,
+    time: [Duration; 2],
+    moves: [u64; 2],
+}
+
+fn a_result(outcome: &Outcome, a_seat: Seat) -> (i32, Option<u8>) {
+    let Some(place) = outcome.ranking.iter().find(|p| p.seats.contains(&a_seat)) else {
+        return (0, None);
+    };
+    let shared = outcome
+        .ranking
+        .iter()
+        .filter(|p| p.place == place.place)
+        .count()
+        > 1;
+    let result = match (place.place, outcome.winner()) {
+        (Some(1), Some(w)) if w.contains(&a_seat) && !shared => 1,
+        _ if outcome.winner().is_none() && place.place == Some(1) => 0,
+        _ => -1,
+    };
+    (result, place.place)
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    let mut options = RuleOptions {
+        arm_size: args.arm,
+        anti_blocking: args.anti_blocking,
+        ..RuleOptions::default()
+    };
+    if args.teams {
+        options.teams = Some(true);
+    }
+    let variant = Arc::new(
+        Variant::new(&GameSetup {
+            board: args.board,
+            players: args.players,
+            options,
+        })
+        .map_err(|e| e.to_string())?,
+    );
+    let cap = if args.cap > 0 {
+        args.cap
+    } else {
+        600 * usize::from(args.players)
+    };
+    let eval = RaceEvaluator::new(&variant);
+    let players = usize::from(args.players);
+    let mut tally = Tally::default();
+    let started = Instant::now();
+    for g in 0..args.games {
+        let a_seat = variant.seat(g as usize % players).ok_or("seat")?;
+        let first = variant.seat(0).ok_or("seat")?;
+        let mut game = Game::new(Arc::clone(&variant), first);
+        let mut rng = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)));
+        let mut history = vec![game.position().hash()];
+        while !game.is_over() && game.record().len() < cap {
+            let pos = *game.position();
+            let mover = pos.to_move();
+            let is_a = mover == a_seat;
+            let t = Instant::now();
+            let mv = if game.record().len() < args.opening {
+                random_forward(&variant, &eval, &pos, &mut rng)
+            } else {
+                let engine = if is_a { args.a } else { args.b };
+                engine.choose(&variant, &pos, &history, args.ms, rng.next_u64())
+            };
+            if game.record().len() >= args.opening {
+                let side = usize::from(!is_a);
+                tally.time[side] += t.elapsed();
+                tally.moves[side] += 1;
+            }
+            let mv =
+                mv.ok_or_else(|| format!("game {g}: no move suggested for a seat that can move"))?;
+            game.play(&MoveInput::FromTo(mv.from, mv.to))
+                .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
+            history.push(game.position().hash());
+        }
+        tally.plies += game.record().len() as u64;
+        let line = match game.outcome() {
+            None => {
+                tally.capped += 1;
+                if args.verbose {
+                    eprintln!(
+                        "capped: {}",
+                        halma_rules::notation::format_position(&variant, game.position())
+                    );
+                }
+                "capped".to_owned()
+            }
+            Some(outcome) => {
+                let (r, place) = a_result(outcome, a_seat);
+                match r {
+                    1 => tally.wins += 1,
+                    0 => tally.draws += 1,
+                    _ => tally.losses += 1,
+                }
+                if let Some(p) = place {
+                    tally.place_sum += u64::from(p);
+                    tally.placed += 1;
+                }
+                if outcome.winner().is_some_and(|w| w.contains(&first)) {
+                    tally.first_mover_wins += 1;
+                }
+                if outcome.draw.is_some() && args.verbose {
+                    eprintln!(
+                        "drawn: {}",
+                        halma_rules::notation::format_position(&variant, game.position())
+                    );
+                }
+                format!("A place {place:?}, draw {:?}", outcome.draw)
+            }
+        };
+        if args.verbose {
+            eprintln!(
+                "game {g}: A seat {} plies {}: {line}",
+                a_seat.index(),
+                game.record().len()
+            );
+        }
+    }
+    let n = f64::from(args.games.max(1));
+    let ms = |i: usize| tally.time[i].as_secs_f64() * 1000.0 / tally.moves[i].max(1) as f64;
+    println!(
+        "board {} players {} games {}: A={:?} B={:?} --ms {} (cap {cap} plies, opening {} plies)",
+        args.board.name(),
+        args.players,
+        args.games,
+        args.a,
+        args.b,
+        args.ms,
+        args.opening
+    );
+    println!(
+        "A wins {} draws {} losses {} capped {} | A win rate {:.1}% | avg A place {:.2}",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.capped,
+        100.0 * f64::from(tally.wins) / n,
+        tally.place_sum as f64 / f64::from(tally.placed.max(1))
+    );
+    println!(
+        "avg game length {:.1} plies | avg ms/move A {:.2} B {:.2} | first mover won {} | wall {:.1}s",
+        tally.plies as f64 / n,
+        ms(0),
+        ms(1),
+        tally.first_mover_wins,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A random move among those that do not go backwards (any move when all do).
+fn random_forward(
+    variant: &Variant,
+    eval: &RaceEvaluator,
+    pos: &Position,
+    rng: &mut SplitMix64,
+) -> Option<Move> {
+    let mut moves = Vec::new();
+    variant.generate_moves(pos, &mut moves);
+    let forward: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| eval.progress(pos, m) > 0)
+        .collect();
+    let pool = if forward.is_empty() { &moves } else { &forward };
+    pool.get(rng.index(pool.len())).copied()
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arena: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! Search for three or more units: Best-Reply Search (Schadd & Winands, 2011), with paranoid
+//! search as the alternative it was measured against.
+//!
+//! Best-Reply Search alternates two kinds of layer: the root unit moves (a max layer), then the
+//! opponents' moves are pooled and only the single strongest reply among all of them is played
+//! (a min layer); the other opponents pass. This keeps the root player's moves frequent in a
+//! deep tree, and the illegal passes matter little in a race. Paranoid search instead follows
+//! the real turn order and assumes every opponent plays against the root player.
+//!
+//! Both run as iterative deepening alpha-beta with a depth-exact transposition table, move
+//! ordering by table move, forward progress and history, and the same clock as
+//! [`crate::pvs::Pvs`]. Scores are always from the root unit's point of view.
+
+use std::time::Instant;
+
+use halma_rules::{Move, Position, Seat, Variant};
+
+use crate::eval::{relative_score, Evaluator, WIN, WIN_THRESHOLD};
+use crate::pvs::{waiting_cost, CONTEMPT};
+use crate::search::{order_key, Budget, Clock, History, PvTable, SearchResult, Strategy};
+use crate::sides::{pack, set_turn, Sides};
+use crate::tt::{Bound, Table};
+
+/// How many opponent replies a min layer considers by default: the most forward ones (after
+/// the table move). Measured on the 3- and 6-player star against greedy players at 20 ms a
+/// move, limiting the replies to 6 won at least as often as considering all of them, and it
+/// keeps Best-Reply Search from assuming that some opponent always spends its move blocking.
+pub const DEFAULT_REPLY_LIMIT: usize = 6;
+
+/// How the opponents' moves are modelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MultiMode {
+    /// Best-Reply Search: the strongest single reply of all opponents.
+    #[default]
+    BestReply,
+    /// Paranoid: every opponent in turn order, all minimising the root unit's score.
+    Paranoid,
+}
+
+/// Iterative deepening Best-Reply (or paranoid) search.
+#[derive(Debug)]
+pub struct Brs<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    sides: Sides,
+    mode: MultiMode,
+    table: Table,
+    history: History,
+    pv: PvTable,
+    clock: Clock,
+    root_unit: u8,
+    root_best: Option<Move>,
+    seen: Vec<u64>,
+    /// Per ply: the moves of a layer with their movers and ordering keys.
+    buffers: Vec<Vec<(i64, Seat, Move)>>,
+    scratch: Vec<Move>,
+    reply_limit: Option<usize>,
+}
+
+impl<'a, E: Evaluator> Brs<'a, E> {
+    /// A search over `variant` scored by `eval`, with a table of `2^table_bits` entries.
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, mode: MultiMode, table_bits: u32) -> Brs<'a, E> {
+        Brs {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            mode,
+            table: Table::new(table_bits),
+            history: History::new(),
+            pv: PvTable::default(),
+            clock: Clock::new(None),
+            root_unit: 0,
+            root_best: None,
+            seen: Vec::new(),
+            buffers: Vec::new(),
+            scratch: Vec::with_capacity(256),
+            reply_limit: Some(DEFAULT_REPLY_LIMIT),
+        }
+    }
+
+    /// Sets how many replies a min layer considers (`None`: all of them).
+    #[must_use]
+    pub fn with_reply_limit(mut self, limit: Option<usize>) -> Brs<'a, E> {
+        self.reply_limit = limit.map(|l| l.max(1));
+        self
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        relative_score(self.eval, &self.sides, pos, self.root_unit)
+    }
+
+    /// The seats that move in the layer at `pos` (a bit mask) and whether it is a max layer.
+    fn layer(&self, pos: &Position, ply: u32, max_layer: bool) -> (u8, bool) {
+        match self.mode {
+            MultiMode::Paranoid => {
+                let s = pos.to_move();
+                (1 << s.index(), self.sides.unit(s) == self.root_unit)
+            }
+            MultiMode::BestReply => {
+                if ply == 0 {
+                    return (1 << pos.to_move().index(), true);
+                }
+                let mut mask = 0;
+                for &s in self.sides.all_seats() {
+                    if pos.is_active(s) && (self.sides.unit(s) == self.root_unit) == max_layer {
+                        mask |= 1 << s.index();
+                    }
+                }
+                (mask, max_layer)
+            }
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+        max_layer: bool,
+    ) -> i32 {
+        if self.clock.tick() {
+            return 0;
+        }
+        let p = ply as usize;
+        self.pv.clear(p);
+        let win = WIN - ply as i32;
+        if self.sides.finished(pos, self.root_unit) {
+            return win;
+        }
+        if self.sides.eliminated(pos, self.root_unit) {
+            return -win;
+        }
+        if self.sides.game_over(pos) {
+            // The root unit is the last one left.
+            return -win;
+        }
+        let key = pos.hash() ^ u64::from(max_layer);
+        if ply > 0 && self.seen.contains(&key) {
+            return self.evaluate(pos) - CONTEMPT;
+        }
+        if depth == 0 {
+            return self.evaluate(pos);
+        }
+        let mut tt_move = None;
+        if let Some(hit) = self.table.probe(key, ply) {
+            tt_move = hit.mv;
+            if ply > 0 && u32::from(hit.depth) == depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+        if ply == 0 {
+            tt_move = self.root_best.map(pack).or(tt_move);
+        }
+        let (seats, is_max) = self.layer(pos, ply, max_layer);
+        if self.buffers.len() <= p {
+            self.buffers.resize_with(p + 1, || Vec::with_capacity(512));
+        }
+        let mut list = std::mem::take(&mut self.buffers[p]);
+        list.clear();
+        for &s in self.sides.all_seats() {
+            if seats & (1 << s.index()) == 0 {
+                continue;
+            }
+            let mut at = *pos;
+            if !set_turn(self.variant, &mut at, s) {
+                continue;
+            }
+            self.variant.generate_moves(&at, &mut self.scratch);
+            for &mv in &self.scratch {
+                list.push((
+                    order_key(mv, self.eval.progress(&at, mv), &self.history, tt_move),
+                    s,
+                    mv,
+                ));
+            }
+        }
+        if list.is_empty() {
+            self.buffers[p] = list;
+            // Nobody in this layer can move: the other kind of layer follows.
+            if self.mode == MultiMode::Paranoid {
+                let mut next = *pos;
+                for _ in 0..self.variant.players() {
+                    self.variant.pass(&mut next);
+                    if self.variant.has_moves(&next) {
+                        return self.search(&next, depth, alpha, beta, ply + 1, false);
+                    }
+                }
+                return 0;
+            }
+            if ply > 0 && !self.any_moves(pos, !is_max) {
+                return self.evaluate(pos);
+            }
+            return self.search(pos, depth - 1, alpha, beta, ply + 1, !is_max);
+        }
+        list.sort_unstable_by_key(|&(k, _, _)| std::cmp::Reverse(k));
+        if !is_max {
+            if let Some(limit) = self.reply_limit {
+                list.truncate(limit);
+            }
+        }
+        let orig = (alpha, beta);
+        let mut best = if is_max { -WIN - 1 } else { WIN + 1 };
+        let mut best_move = None;
+        self.seen.push(key);
+        for &(_, s, mv) in &list {
+            let mut next = *pos;
+            set_turn(self.variant, &mut next, s);
+            self.variant.play_unchecked(&mut next, mv);
+            if self.mode == MultiMode::BestReply {
+                self.normalise_turn(&mut next, !is_max);
+            }
+            // Waiting moves cost their mover (see [`crate::pvs::WAITING`]).
+            let w = if is_max {
+                waiting_cost(self.eval, pos, mv)
+            } else {
+                0
+            };
+            let score = self.search(&next, depth - 1, alpha + w, beta + w, ply + 1, !is_max) - w;
+            if self.clock.stopped {
+                break;
+            }
+            let better = if is_max { score > best } else { score < best };
+            if better {
+                best = score;
+                best_move = Some(mv);
+                if is_max && score > alpha {
+                    alpha = score;
+                    self.pv.update(p, mv);
+                    if ply == 0 {
+                        self.root_best = Some(mv);
+                    }
+                } else if !is_max && score < beta {
+                    beta = score;
+                    self.pv.update(p, mv);
+                }
+                if alpha >= beta {
+                    self.history.reward(mv, depth);
+                    break;
+                }
+            }
+        }
+        self.seen.pop();
+        self.buffers[p] = list;
+        if self.clock.stopped {
+            return 0;
+        }
+        let bound = if best <= orig.0 {
+            Bound::Upper
+        } else if best >= orig.1 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table
+            .store(key, ply, depth, best, bound, best_move.map(pack));
+        best
+    }
+
+    /// Whether any seat of the given kind of layer can move.
+    fn any_moves(&self, pos: &Position, max_layer: bool) -> bool {
+        self.sides.all_seats().iter().any(|&s| {
+            let mut at = *pos;
+            (self.sides.unit(s) == self.root_unit) == max_layer
+                && set_turn(self.variant, &mut at, s)
+                && self.variant.has_moves(&at)
+        })
+    }
+
+    /// Gives the turn to the first active seat of the next layer, so that equal placements
+    /// share one hash.
+    fn normalise_turn(&self, pos: &mut Position, max_layer: bool) {
+        if let Some(&s) = self
+            .sides
+            .all_seats()
+            .iter()
+            .find(|&&s| pos.is_active(s) && (self.sides.unit(s) == self.root_unit) == max_layer)
+        {
+            set_turn(self.variant, pos, s);
+        }
+    }
+
+    fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
+        let started = Instant::now();
+        self.clock = Clock::new(budget.deadline);
+        self.root_unit = self.sides.unit(pos.to_move());
+        self.root_best = None;
+        // Repetitions are only recognised for max layers (the root unit to move).
+        self.seen.clear();
+        self.seen.extend(
+            history[history.len().saturating_sub(64)..]
+                .iter()
+                .map(|h| h ^ 1),
+        );
+        let mut moves = Vec::new();
+        self.variant.generate_moves(pos, &mut moves);
+        let first = *moves
+            .iter()
+            .max_by_key(|&&mv| self.eval.progress(pos, mv))?;
+        let mut result = SearchResult {
+            mv: first,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+        };
+        for depth in 1..=budget.max_depth.max(1) {
+            let score = self.search(pos, depth, -WIN - 1, WIN + 1, 0, true);
+            if self.clock.stopped {
+                break;
+            }
+            let mv = self.root_best.unwrap_or(first);
+            let mut pv = self.pv.root();
+            if pv.first() != Some(&mv) {
+                pv = vec![mv];
+            }
+            result = SearchResult {
+                mv,
+                score,
+                depth,
+                nodes: self.clock.nodes,
+                pv,
+            };
+            self.clock.armed = true;
+            if moves.len() == 1
+                || score.abs() >= WIN_THRESHOLD
+                || !self.clock.next_iteration_fits(started, budget)
+            {
+                break;
+            }
+        }
+        result.nodes = self.clock.nodes;
+        Some(result)
+    }
+}
+
+impl<E: Evaluator> Strategy for Brs<'_, E> {
+    fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
+        self.run(pos, history, budget)
+    }
+}

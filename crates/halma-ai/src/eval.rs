@@ -1,0 +1,379 @@
+//! Evaluation: how well each seat is doing, measured on the board's own geometry.
+//!
+//! [`RaceEvaluator`] precomputes, per army, a *potential* for every cell: outside the goal it
+//! is the number of steps to the goal area (a breadth-first search over the step graph), plus
+//! the goal's depth; inside the goal it is the distance from the goal's tip, so that pieces
+//! fill the goal from the far end and the last piece always finds a way in. The sum of an
+//! army's potentials is zero-based at "all pieces home", strictly smaller for every goal cell
+//! than for any cell outside, so lowering it is always progress.
+//!
+//! On top of the race it scores stragglers (pieces far behind the army's mean), ladders and
+//! jump chances (a forward jump available right now), and the leave-home deadline.
+
+use halma_rules::{Bitboard, Move, Position, Seat, Variant, MAX_SEATS};
+
+use crate::sides::Sides;
+
+/// Score of a won game (a unit finished), before subtracting the distance to it in plies.
+pub const WIN: i32 = 1_000_000;
+/// Scores at or beyond this magnitude are wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 10_000;
+/// One row of distance in evaluation units.
+pub const ROW: i32 = 16;
+/// What losing a place to a unit that finished first costs in multi-player evaluation.
+pub const PLACE: i32 = 4_000;
+
+/// Something that scores positions for search.
+pub trait Evaluator {
+    /// How well `seat` is doing on its own: higher is better, comparable between seats of one
+    /// variant (so that a search can set one seat against another).
+    fn seat_score(&self, pos: &Position, seat: Seat) -> i32;
+
+    /// How much a move brings its piece forward, for move ordering (0 when unknown).
+    fn progress(&self, _pos: &Position, _mv: Move) -> i32 {
+        0
+    }
+}
+
+/// The sum of the seat scores of a unit (a player, or a team).
+pub fn unit_score<E: Evaluator + ?Sized>(eval: &E, sides: &Sides, pos: &Position, unit: u8) -> i32 {
+    sides
+        .seats(unit)
+        .map(|s| eval.seat_score(pos, sides.seat(s)))
+        .sum()
+}
+
+/// The score of a position for `unit`: its own score set against its rivals'. With two units
+/// this is the difference of their scores; with more it is set against the best rival still
+/// playing, and every rival that finished first costs a place.
+pub fn relative_score<E: Evaluator + ?Sized>(
+    eval: &E,
+    sides: &Sides,
+    pos: &Position,
+    unit: u8,
+) -> i32 {
+    let own = unit_score(eval, sides, pos, unit);
+    if sides.units() == 2 {
+        return own - unit_score(eval, sides, pos, 1 - unit);
+    }
+    let mut best_rival = None::<i32>;
+    let mut places = 0;
+    for u in (0..sides.units()).filter(|&u| u != unit) {
+        if sides.finished(pos, u) {
+            places -= PLACE;
+        } else if sides.eliminated(pos, u) {
+            places += PLACE;
+        } else {
+            let s = unit_score(eval, sides, pos, u);
+            best_rival = Some(best_rival.map_or(s, |b| b.max(s)));
+        }
+    }
+    own - best_rival.unwrap_or(0) + places
+}
+
+/// Weights of the evaluation terms, in evaluation units ([`ROW`] is one row of distance).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of one row of distance.
+    pub row: i32,
+    /// Rows behind the army's mean a piece may lag before it counts as a straggler.
+    pub straggler_slack: i32,
+    /// Cost per row a straggler lags beyond the slack.
+    pub straggler: i32,
+    /// Credit per row of the best forward jump each piece has right now.
+    pub jump: i32,
+    /// Cost per piece still at home per move short of the leave-home deadline (last 10 moves).
+    pub leave_home: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            row: ROW,
+            straggler_slack: 4,
+            straggler: 8,
+            jump: 3,
+            leave_home: 64,
+        }
+    }
+}
+
+/// The race evaluation with per-board precomputed potentials (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct RaceEvaluator {
+    /// `potential[army][cell]`.
+    potential: Vec<Vec<u16>>,
+    /// Per army: the goal cells.
+    goals: Vec<Bitboard>,
+    /// Per army: the home cells.
+    homes: Vec<Bitboard>,
+    /// Per seat: bit mask of its armies.
+    armies_of: [u8; MAX_SEATS],
+    /// The (over, landing) pairs of single jumps from each cell: `jumps[jump_start[c]..jump_start[c + 1]]`.
+    jumps: Vec<(u8, u8)>,
+    jump_start: Vec<u16>,
+    leave_home: Option<u16>,
+    weights: Weights,
+}
+
+impl RaceEvaluator {
+    /// Precomputes the tables of a variant with the default weights.
+    #[must_use]
+    pub fn new(variant: &Variant) -> RaceEvaluator {
+        RaceEvaluator::with_weights(variant, Weights::default())
+    }
+
+    /// Precomputes the tables of a variant with the given weights.
+    #[must_use]
+    pub fn with_weights(variant: &Variant, weights: Weights) -> RaceEvaluator {
+        let board = variant.board();
+        let n = board.len();
+        let neighbors: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                board
+                    .cell(i)
+                    .map(|c| board.neighbors(c).iter().map(|nb| nb.index()).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let forbidden = variant.options().foreign_corners == halma_rules::ForeignCorners::Forbidden;
+        let potential = variant
+            .armies()
+            .iter()
+            .map(|a| {
+                let blocked = if forbidden {
+                    a.foreign
+                } else {
+                    Bitboard::EMPTY
+                };
+                army_potential(&neighbors, a.goal, blocked)
+            })
+            .collect();
+        let mut armies_of = [0u8; MAX_SEATS];
+        for seat in variant.seats() {
+            for a in variant.armies_of(seat) {
+                armies_of[usize::from(seat.index())] |= 1 << a;
+            }
+        }
+        let mut jumps = Vec::new();
+        let mut jump_start = Vec::with_capacity(n + 1);
+        for i in 0..n {
+            jump_start.push(jumps.len() as u16);
+            let Some(c) = board.cell(i) else { continue };
+            for d in 0..board.directions() {
+                if let Some(over) = board.neighbor(c, d) {
+                    if let Some(land) = board.neighbor(over, d) {
+                        jumps.push((over.index(), land.index()));
+                    }
+                }
+            }
+        }
+        jump_start.push(jumps.len() as u16);
+        RaceEvaluator {
+            potential,
+            goals: variant.armies().iter().map(|a| a.goal).collect(),
+            homes: variant.armies().iter().map(|a| a.home).collect(),
+            armies_of,
+            jumps,
+            jump_start,
+            leave_home: variant.options().leave_home_moves,
+            weights,
+        }
+    }
+
+    /// The potential of `cell` for army `army`: 0 at the goal's tip, growing by one per row.
+    #[must_use]
+    pub fn potential(&self, army: usize, cell: u8) -> i32 {
+        i32::from(self.potential[army][usize::from(cell)])
+    }
+
+    /// The sum of the potentials of an army's pieces (0 once it fills its goal itself).
+    #[must_use]
+    pub fn army_distance(&self, pos: &Position, army: usize) -> i32 {
+        let pot = &self.potential[army];
+        pos.army(army)
+            .iter()
+            .map(|c| i32::from(pot[usize::from(c)]))
+            .sum()
+    }
+
+    fn army_score(&self, pos: &Position, army: usize) -> i32 {
+        let w = &self.weights;
+        let pot = &self.potential[army];
+        let pieces = pos.army(army);
+        let count = pieces.count() as i32;
+        if count == 0 {
+            return 0;
+        }
+        let occ = pos.occupied();
+        let mut sum = 0;
+        let mut jump_rows = 0;
+        for c in pieces.iter() {
+            let p = i32::from(pot[usize::from(c)]);
+            sum += p;
+            let mut best = 0;
+            let js = &self.jumps[usize::from(self.jump_start[usize::from(c)])
+                ..usize::from(self.jump_start[usize::from(c) + 1])];
+            for &(over, land) in js {
+                if occ.has(over) && !occ.has(land) {
+                    best = best.max(p - i32::from(pot[usize::from(land)]));
+                }
+            }
+            jump_rows += best;
+        }
+        // Stragglers: rows behind the mean beyond the slack (mean rounded up, in whole rows).
+        let mean = (sum + count - 1) / count;
+        let mut lag = 0;
+        for c in (pieces & !self.goals[army]).iter() {
+            lag += (i32::from(pot[usize::from(c)]) - mean - w.straggler_slack).max(0);
+        }
+        -(w.row * sum) - w.straggler * lag + w.jump * jump_rows
+    }
+}
+
+impl Evaluator for RaceEvaluator {
+    fn seat_score(&self, pos: &Position, seat: Seat) -> i32 {
+        let mask = self.armies_of[usize::from(seat.index())];
+        let mut score = 0;
+        let mut at_home = 0;
+        for a in (0..self.potential.len()).filter(|a| mask & (1 << a) != 0) {
+            score += self.army_score(pos, a);
+            at_home += (pos.army(a) & self.homes[a]).count() as i32;
+        }
+        if let Some(limit) = self.leave_home {
+            let left = i32::from(limit) - i32::from(pos.moves_made(seat));
+            if at_home > 0 && left <= 10 {
+                score -= self.weights.leave_home * at_home * (11 - left.max(0));
+            }
+        }
+        score
+    }
+
+    fn progress(&self, pos: &Position, mv: Move) -> i32 {
+        match pos.army_at(mv.from) {
+            Some(a) => self.potential(a, mv.from.index()) - self.potential(a, mv.to.index()),
+            None => 0,
+        }
+    }
+}
+
+/// Potentials of one army: see the module documentation. `blocked` cells are never entered
+/// (camps forbidden by the options).
+fn army_potential(neighbors: &[Vec<u8>], goal: Bitboard, blocked: Bitboard) -> Vec<u16> {
+    let n = neighbors.len();
+    let unreached = u16::MAX;
+    // Depth of each goal cell: steps from the nearest cell outside the goal.
+    let mut depth = vec![unreached; n];
+    let mut queue = std::collections::VecDeque::new();
+    for (i, d) in depth.iter_mut().enumerate() {
+        if !goal.has(i as u8) {
+            *d = 0;
+            queue.push_back(i);
+        }
+    }
+    bfs(neighbors, &mut depth, &mut queue, Bitboard::EMPTY);
+    let max_depth = goal
+        .iter()
+        .map(|c| depth[usize::from(c)])
+        .filter(|&d| d != unreached)
+        .max()
+        .unwrap_or(1);
+    // Steps from each outside cell to the goal area.
+    let mut dist = vec![unreached; n];
+    for c in goal.iter() {
+        dist[usize::from(c)] = 0;
+        queue.push_back(usize::from(c));
+    }
+    bfs(neighbors, &mut dist, &mut queue, blocked);
+    let far = dist
+        .iter()
+        .filter(|&&d| d != unreached)
+        .max()
+        .copied()
+        .unwrap_or(0);
+    (0..n)
+        .map(|i| {
+            if goal.has(i as u8) {
+                max_depth.saturating_sub(depth[i])
+            } else {
+                // Cells the army can never reach count as the farthest ones, plus one.
+                let d = if dist[i] == unreached {
+                    far + 1
+                } else {
+                    dist[i]
+                };
+                max_depth - 1 + d
+            }
+        })
+        .collect()
+}
+
+fn bfs(
+    neighbors: &[Vec<u8>],
+    dist: &mut [u16],
+    queue: &mut std::collections::VecDeque<usize>,
+    blocked: Bitboard,
+) {
+    while let Some(c) = queue.pop_front() {
+        for &nb in &neighbors[c] {
+            let nb = usize::from(nb);
+            if dist[nb] == u16::MAX && !blocked.has(nb as u8) {
+                dist[nb] = dist[c] + 1;
+                queue.push_back(nb);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+    use super::*;
+    use halma_rules::{BoardKind, GameSetup, RuleOptions};
+
+    fn variant(board: BoardKind, players: u8) -> Variant {
+        Variant::new(&GameSetup {
+            board,
+            players,
+            options: RuleOptions::default(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn goal_cells_are_cheapest_and_tip_is_zero() {
+        for (board, players) in [
+            (BoardKind::Star, 2),
+            (BoardKind::Square16, 2),
+            (BoardKind::Square8, 2),
+            (BoardKind::Star, 6),
+        ] {
+            let v = variant(board, players);
+            let e = RaceEvaluator::new(&v);
+            for (a, army) in v.armies().iter().enumerate() {
+                let inside = army.goal.iter().map(|c| e.potential(a, c)).max().unwrap();
+                let outside = (0..v.board().len())
+                    .map(|c| c as u8)
+                    .filter(|&c| !army.goal.has(c))
+                    .map(|c| e.potential(a, c))
+                    .min()
+                    .unwrap();
+                assert!(inside < outside, "{board:?} army {a}");
+                assert_eq!(army.goal.iter().map(|c| e.potential(a, c)).min(), Some(0));
+            }
+        }
+    }
+
+    #[test]
+    fn star_potential_is_tip_distance() {
+        let v = variant(BoardKind::Star, 2);
+        let e = RaceEvaluator::new(&v);
+        // Army 0 starts at the S tip (a1) and races to the N tip (q1): 16 rows apart.
+        assert_eq!(e.potential(0, 0), 16);
+        let start = Position::start(&v, v.seat(0).unwrap());
+        assert_eq!(e.army_distance(&start, 0), e.army_distance(&start, 1));
+        let s0 = e.seat_score(&start, v.seat(0).unwrap());
+        let s1 = e.seat_score(&start, v.seat(1).unwrap());
+        assert_eq!(s0, s1);
+    }
+}

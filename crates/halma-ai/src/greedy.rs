@@ -1,0 +1,88 @@
+//! One-ply players: the greedy player (the best move by the evaluation, one move deep) and the
+//! beginner levels, which add seeded noise to the same scores so that they make plausible
+//! but weak moves.
+
+use halma_rules::{Move, Position, Variant};
+
+use crate::eval::{relative_score, Evaluator, WIN};
+use crate::pvs::CONTEMPT;
+use crate::rng::SplitMix64;
+use crate::search::{Budget, SearchResult, Strategy};
+use crate::sides::Sides;
+
+/// The greedy one-ply player, with optional noise.
+#[derive(Debug)]
+pub struct Greedy<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    sides: Sides,
+    noise: i32,
+    rng: SplitMix64,
+    moves: Vec<Move>,
+}
+
+impl<'a, E: Evaluator> Greedy<'a, E> {
+    /// A greedy player. Each move's score gets a random bonus in `0..=noise` (evaluation
+    /// units) drawn from `seed`; ties between equal scores are broken by the same generator.
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, noise: i32, seed: u64) -> Greedy<'a, E> {
+        Greedy {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            noise: noise.max(0),
+            rng: SplitMix64::new(seed),
+            moves: Vec::new(),
+        }
+    }
+}
+
+impl<E: Evaluator> Strategy for Greedy<'_, E> {
+    fn choose(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        _budget: &Budget,
+    ) -> Option<SearchResult> {
+        self.variant.generate_moves(pos, &mut self.moves);
+        let unit = self.sides.unit(pos.to_move());
+        let recent = &history[history.len().saturating_sub(64)..];
+        let mut best: Option<(i32, u64, Move)> = None;
+        let mut nodes = 0;
+        for &mv in &self.moves {
+            let mut next = *pos;
+            self.variant.play_unchecked(&mut next, mv);
+            nodes += 1;
+            let mut score = if self.sides.finished(&next, unit) {
+                WIN
+            } else {
+                relative_score(self.eval, &self.sides, &next, unit)
+            };
+            if recent.contains(&next.hash()) {
+                score -= CONTEMPT;
+            }
+            let noisy = score
+                + if self.noise > 0 {
+                    self.rng.below(self.noise as u64 + 1) as i32
+                } else {
+                    0
+                };
+            let tie = self.rng.next_u64();
+            let key = (noisy, tie);
+            if best.is_none_or(|(s, t, _)| key > (s, t)) {
+                best = Some((key.0, key.1, mv));
+            }
+        }
+        let (_, _, mv) = best?;
+        let mut next = *pos;
+        self.variant.play_unchecked(&mut next, mv);
+        let score = relative_score(self.eval, &self.sides, &next, unit);
+        Some(SearchResult {
+            mv,
+            score,
+            depth: 1,
+            nodes,
+            pv: vec![mv],
+        })
+    }
+}

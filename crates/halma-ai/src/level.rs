@@ -1,0 +1,161 @@
+//! Playing levels and the entry point the service calls: [`suggest`].
+
+use std::time::{Duration, Instant};
+
+use halma_rules::{Move, Position, Variant};
+
+use crate::brs::{Brs, MultiMode};
+use crate::eval::RaceEvaluator;
+use crate::greedy::Greedy;
+use crate::pvs::{Pvs, PvsOptions};
+use crate::search::{Budget, SearchResult, Strategy};
+use crate::sides::Sides;
+
+/// The strongest level.
+pub const MAX_LEVEL: u8 = 10;
+
+/// What a request allows the AI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Playing strength from 1 (beginner: plausible but weak moves) to 10 (full strength);
+    /// values outside are clamped.
+    ///
+    /// Levels 1 to 3 are one-ply players with decreasing random noise, level 4 is the plain
+    /// greedy one-ply player, levels 5 to 9 search 2 to 6 plies (or layers), and level 10
+    /// searches as deep as the time budget allows.
+    pub level: u8,
+    /// Wall-clock time the search may take; the answer comes within it plus a small margin.
+    pub time_budget: Duration,
+    /// Seed of the random choices (noise of the low levels). With the same seed, position and
+    /// history, the answer is the same whenever the time budget is not what stopped the search.
+    pub seed: u64,
+}
+
+impl SearchLimits {
+    /// Limits with seed 0.
+    #[must_use]
+    pub fn new(level: u8, time_budget: Duration) -> SearchLimits {
+        SearchLimits {
+            level,
+            time_budget,
+            seed: 0,
+        }
+    }
+
+    /// The deepest iteration the level runs.
+    #[must_use]
+    pub fn max_depth(&self) -> u32 {
+        match self.level.clamp(1, MAX_LEVEL) {
+            1..=4 => 1,
+            MAX_LEVEL => 64,
+            l => u32::from(l) - 3,
+        }
+    }
+}
+
+impl Default for SearchLimits {
+    /// Full strength, 200 ms, seed 0.
+    fn default() -> SearchLimits {
+        SearchLimits::new(MAX_LEVEL, Duration::from_millis(200))
+    }
+}
+
+/// The AI's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    /// The move to play.
+    pub mv: Move,
+    /// Its score for the seat to move, in evaluation units (16 per row of distance; a won game
+    /// scores about [`crate::eval::WIN`]).
+    pub score: i32,
+    /// The depth of the last completed search iteration (1 for the one-ply levels).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The expected line of play, starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Random noise of the one-ply levels 1 to 4, in evaluation units (16 per row).
+const NOISE: [i32; 4] = [96, 48, 20, 0];
+
+/// Suggests a move for the seat to move in `pos`.
+///
+/// `recent_hashes` are the [`Position::hash`]es of the positions the game went through, oldest
+/// first (the last 64 are used), so that the AI steers clear of repeating itself. Games of two
+/// sides (two players, or two teams of partners) are searched with iterative deepening PVS,
+/// games of three or more with Best-Reply Search.
+///
+/// Returns `None` when the seat to move has no legal move (or no longer plays).
+///
+/// ```
+/// use std::time::Duration;
+/// use halma_ai::{suggest, SearchLimits};
+/// use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
+///
+/// let variant = Variant::new(&GameSetup { board: BoardKind::Star, players: 2, options: RuleOptions::default() })?;
+/// let pos = Position::start(&variant, variant.seat(0).ok_or("no seat")?);
+/// let limits = SearchLimits { level: 6, time_budget: Duration::from_secs(5), seed: 1 };
+/// let s = suggest(&variant, &pos, &[], &limits).ok_or("no move")?;
+/// assert!(variant.is_legal(&pos, s.mv));
+/// assert_eq!(s.pv.first(), Some(&s.mv));
+/// // A depth-limited level is deterministic.
+/// assert_eq!(suggest(&variant, &pos, &[], &limits).map(|t| t.mv), Some(s.mv));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn suggest(
+    variant: &Variant,
+    pos: &Position,
+    recent_hashes: &[u64],
+    limits: &SearchLimits,
+) -> Option<Suggestion> {
+    let started = Instant::now();
+    if !pos.is_active(pos.to_move()) {
+        return None;
+    }
+    let budget = Budget {
+        max_depth: limits.max_depth(),
+        deadline: Some(started + limits.time_budget),
+        time_budget: limits.time_budget,
+    };
+    let eval = RaceEvaluator::new(variant);
+    let level = limits.level.clamp(1, MAX_LEVEL);
+    let result: Option<SearchResult> = if level <= 4 {
+        Greedy::new(variant, &eval, NOISE[usize::from(level - 1)], limits.seed).choose(
+            pos,
+            recent_hashes,
+            &budget,
+        )
+    } else {
+        let bits = table_bits(limits.time_budget);
+        if Sides::new(variant).units() == 2 {
+            let options = PvsOptions {
+                table_bits: Some(bits),
+                repetitions: true,
+            };
+            Pvs::new(variant, &eval, options).choose(pos, recent_hashes, &budget)
+        } else {
+            Brs::new(variant, &eval, MultiMode::BestReply, bits).choose(pos, recent_hashes, &budget)
+        }
+    };
+    let r = result?;
+    Some(Suggestion {
+        mv: r.mv,
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv: r.pv,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// A table about as large as the number of nodes the budget allows (at roughly a million
+/// nodes per second), between 2^14 and 2^22 entries.
+#[must_use]
+pub(crate) fn table_bits(budget: Duration) -> u32 {
+    let nodes = (budget.as_millis().max(1) as u64).saturating_mul(1_000);
+    (64 - nodes.leading_zeros()).clamp(14, 22)
+}

@@ -1,0 +1,340 @@
+//! The two-sided search: iterative deepening principal variation search (negamax with a null
+//! window for every move after the first), a depth-exact transposition table, and move ordering
+//! by table move, forward progress and history.
+//!
+//! "Two-sided" means two ranking units: two players, or two teams of partners on the star.
+//! Scores are from the point of view of the unit to move; a child whose mover belongs to the
+//! same unit (a partner, or a seat moving again because the others finished) is searched
+//! without the sign flip.
+
+use std::time::Instant;
+
+use halma_rules::{Move, Position, Variant};
+
+use crate::eval::{relative_score, Evaluator, WIN, WIN_THRESHOLD};
+use crate::search::{order_key, Budget, Clock, History, PvTable, SearchResult, Strategy};
+use crate::sides::{pack, Sides};
+use crate::tt::{Bound, Table};
+
+/// Bonus for the side to move (half a row): a tempo is worth about that in a race.
+pub const TEMPO: i32 = 8;
+/// What a repetition costs the side that searches (ten rows), whoever steps into it: the
+/// engine on move never chooses to go round in circles unless every other move is far worse.
+/// (Each engine counts repetitions against itself, so two engines never shuffle together.)
+pub const CONTEMPT: i32 = 160;
+/// What a move that brings its piece no closer to its goal costs the mover (one and a half
+/// rows). Waiting moves (sideways steps, shuffles inside the goal) would otherwise let two
+/// engines stand off forever, each waiting for the other to open a ladder.
+pub const WAITING: i32 = 24;
+/// How many of the game's recent positions the search looks at for repetitions.
+const GAME_HISTORY: usize = 64;
+
+/// Switches of the optimised search, for testing it against the reference search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PvsOptions {
+    /// Use the transposition table (log2 of its entries), or none.
+    pub table_bits: Option<u32>,
+    /// Score positions seen earlier (in the game or on the search path) as repetitions.
+    pub repetitions: bool,
+}
+
+impl Default for PvsOptions {
+    fn default() -> PvsOptions {
+        PvsOptions {
+            table_bits: Some(18),
+            repetitions: true,
+        }
+    }
+}
+
+/// Iterative deepening PVS for games of two units.
+#[derive(Debug)]
+pub struct Pvs<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    sides: Sides,
+    options: PvsOptions,
+    table: Option<Table>,
+    history: History,
+    pv: PvTable,
+    clock: Clock,
+    /// Hashes of earlier positions: the game's, then the search path's.
+    seen: Vec<u64>,
+    /// Per ply: the moves with their ordering keys.
+    buffers: Vec<Vec<(i64, Move)>>,
+    scratch: Vec<Move>,
+    root_best: Option<Move>,
+    root_unit: u8,
+}
+
+impl<'a, E: Evaluator> Pvs<'a, E> {
+    /// A search over `variant` scored by `eval`.
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, options: PvsOptions) -> Pvs<'a, E> {
+        Pvs {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            options,
+            table: options.table_bits.map(Table::new),
+            history: History::new(),
+            pv: PvTable::default(),
+            clock: Clock::new(None),
+            seen: Vec::new(),
+            buffers: Vec::new(),
+            scratch: Vec::with_capacity(256),
+            root_best: None,
+            root_unit: 0,
+        }
+    }
+
+    /// Nodes visited by the last [`Strategy::choose`].
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.clock.nodes
+    }
+
+    fn static_eval(&self, pos: &Position, unit: u8) -> i32 {
+        relative_score(self.eval, &self.sides, pos, unit) + TEMPO
+    }
+
+    /// The score of a finished game for `unit`, or `None` while it goes on.
+    fn terminal(&self, pos: &Position, unit: u8, ply: u32) -> Option<i32> {
+        if !self.sides.game_over(pos) {
+            return None;
+        }
+        let win = WIN - ply as i32;
+        let other = 1 - unit;
+        let s = &self.sides;
+        Some(
+            if s.eliminated(pos, unit) || (s.finished(pos, other) && !s.finished(pos, unit)) {
+                -win
+            } else if s.eliminated(pos, other) || (s.finished(pos, unit) && !s.finished(pos, other))
+            {
+                win
+            } else {
+                0
+            },
+        )
+    }
+
+    /// The value of a child searched from the mover's point of view.
+    fn child(
+        &mut self,
+        unit: u8,
+        child: &Position,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        if self.sides.unit(child.to_move()) == unit {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        if self.clock.tick() {
+            return 0;
+        }
+        let p = ply as usize;
+        self.pv.clear(p);
+        let unit = self.sides.unit(pos.to_move());
+        if let Some(score) = self.terminal(pos, unit, ply) {
+            return score;
+        }
+        let key = pos.hash();
+        if ply > 0 && self.options.repetitions && self.seen.contains(&key) {
+            // A position seen before: bad for the searching side (see [`CONTEMPT`]).
+            return if unit == self.root_unit {
+                -CONTEMPT
+            } else {
+                CONTEMPT
+            };
+        }
+        if depth == 0 {
+            return self.static_eval(pos, unit);
+        }
+        let mut tt_move = None;
+        if let Some(hit) = self.table.as_ref().and_then(|t| t.probe(key, ply)) {
+            tt_move = hit.mv;
+            if ply > 0 && u32::from(hit.depth) == depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+        self.variant.generate_moves(pos, &mut self.scratch);
+        if self.scratch.is_empty() {
+            return self.pass(pos, unit, depth, alpha, beta, ply);
+        }
+        let root_best = if ply == 0 { self.root_best } else { None };
+        let tt_move = root_best.map(pack).or(tt_move);
+        if self.buffers.len() <= p {
+            self.buffers.resize_with(p + 1, || Vec::with_capacity(256));
+        }
+        let mut keyed = std::mem::take(&mut self.buffers[p]);
+        keyed.clear();
+        keyed.extend(self.scratch.iter().map(|&mv| {
+            (
+                order_key(mv, self.eval.progress(pos, mv), &self.history, tt_move),
+                mv,
+            )
+        }));
+        keyed.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
+
+        let orig_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = None;
+        self.seen.push(key);
+        for (i, &(_, mv)) in keyed.iter().enumerate() {
+            let mut next = *pos;
+            self.variant.play_unchecked(&mut next, mv);
+            // The value of the move is the child's minus its waiting cost `w`: search the child
+            // with the window shifted by `w`.
+            let w = waiting_cost(self.eval, pos, mv);
+            let score = if i == 0 {
+                self.child(unit, &next, depth - 1, alpha + w, beta + w, ply + 1) - w
+            } else {
+                let s = self.child(unit, &next, depth - 1, alpha + w, alpha + 1 + w, ply + 1) - w;
+                if s > alpha && s < beta {
+                    self.child(unit, &next, depth - 1, alpha + w, beta + w, ply + 1) - w
+                } else {
+                    s
+                }
+            };
+            if self.clock.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(p, mv);
+                    if ply == 0 {
+                        self.root_best = Some(mv);
+                    }
+                    if alpha >= beta {
+                        self.history.reward(mv, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        self.seen.pop();
+        self.buffers[p] = keyed;
+        if self.clock.stopped {
+            return 0;
+        }
+        if ply == 0 && self.root_best.is_none() {
+            self.root_best = best_move;
+        }
+        if let Some(t) = self.table.as_mut() {
+            let bound = if best <= orig_alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            t.store(key, ply, depth, best, bound, best_move.map(pack));
+        }
+        best
+    }
+
+    /// The seat to move has no legal move: the turn passes to the next seat that has one, or
+    /// the game is drawn when nobody can move.
+    fn pass(
+        &mut self,
+        pos: &Position,
+        unit: u8,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        let mut next = *pos;
+        for _ in 0..self.variant.players() {
+            self.variant.pass(&mut next);
+            if self.variant.has_moves(&next) {
+                return self.child(unit, &next, depth, alpha, beta, ply + 1);
+            }
+        }
+        0
+    }
+
+    /// Runs iterative deepening; `history` holds earlier positions of the game.
+    fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
+        let started = Instant::now();
+        self.clock = Clock::new(budget.deadline);
+        self.seen.clear();
+        self.seen
+            .extend_from_slice(&history[history.len().saturating_sub(GAME_HISTORY)..]);
+        self.root_best = None;
+        self.root_unit = self.sides.unit(pos.to_move());
+        let mut moves = Vec::new();
+        self.variant.generate_moves(pos, &mut moves);
+        let first = *moves
+            .iter()
+            .max_by_key(|&&mv| self.eval.progress(pos, mv))?;
+        let mut result = SearchResult {
+            mv: first,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+        };
+        for depth in 1..=budget.max_depth.max(1) {
+            let score = self.negamax(pos, depth, -WIN - 1, WIN + 1, 0);
+            if self.clock.stopped {
+                break;
+            }
+            let mv = self.root_best.unwrap_or(first);
+            let mut pv = self.pv.root();
+            if pv.first() != Some(&mv) {
+                pv = vec![mv];
+            }
+            result = SearchResult {
+                mv,
+                score,
+                depth,
+                nodes: self.clock.nodes,
+                pv,
+            };
+            // From here on the deadline counts: the first iteration always completes.
+            self.clock.armed = true;
+            if moves.len() == 1
+                || score.abs() >= WIN_THRESHOLD
+                || !self.clock.next_iteration_fits(started, budget)
+            {
+                break;
+            }
+        }
+        result.nodes = self.clock.nodes;
+        Some(result)
+    }
+}
+
+/// The cost of a move that does not bring its piece closer to its goal ([`WAITING`]), else 0.
+#[inline]
+pub fn waiting_cost<E: Evaluator + ?Sized>(eval: &E, pos: &Position, mv: Move) -> i32 {
+    if eval.progress(pos, mv) <= 0 {
+        WAITING
+    } else {
+        0
+    }
+}
+
+impl<E: Evaluator> Strategy for Pvs<'_, E> {
+    fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
+        self.run(pos, history, budget)
+    }
+}

@@ -1,0 +1,129 @@
+//! Sides of a game as the search sees them: ranking units (a player, or a team of partners),
+//! which units are still playing, whether the game is over, and turn handling helpers.
+
+use halma_rules::{Move, Position, Seat, Variant, MAX_SEATS};
+
+/// The ranking units of a variant: each seat's unit, and the seats of each unit.
+#[derive(Clone, Debug)]
+pub struct Sides {
+    unit_of: [u8; MAX_SEATS],
+    /// Bit mask of seats per unit.
+    seats_of: [u8; MAX_SEATS],
+    units: u8,
+    players: u8,
+    play_on: bool,
+    seat_list: Vec<Seat>,
+}
+
+impl Sides {
+    /// The units of `variant` (one per player, or one per team).
+    #[must_use]
+    pub fn new(variant: &Variant) -> Sides {
+        let mut unit_of = [0u8; MAX_SEATS];
+        let mut seats_of = [0u8; MAX_SEATS];
+        let mut units = 0u8;
+        for seat in variant.seats() {
+            let lead = variant.unit(seat).next().unwrap_or(seat);
+            let u = if lead == seat {
+                units += 1;
+                units - 1
+            } else {
+                unit_of[usize::from(lead.index())]
+            };
+            unit_of[usize::from(seat.index())] = u;
+            seats_of[usize::from(u)] |= 1 << seat.index();
+        }
+        Sides {
+            unit_of,
+            seats_of,
+            units,
+            players: variant.players(),
+            play_on: variant.options().play_on,
+            seat_list: variant.seats().collect(),
+        }
+    }
+
+    /// Number of units (2 in a two-player or a four-player team game).
+    #[must_use]
+    pub fn units(&self) -> u8 {
+        self.units
+    }
+
+    /// The unit of a seat.
+    #[must_use]
+    pub fn unit(&self, seat: Seat) -> u8 {
+        self.unit_of[usize::from(seat.index())]
+    }
+
+    /// The seats of a unit, as seat numbers.
+    pub fn seats(&self, unit: u8) -> impl Iterator<Item = u8> + '_ {
+        let mask = self.seats_of[usize::from(unit)];
+        (0..self.players).filter(move |s| mask & (1 << s) != 0)
+    }
+
+    /// Whether every seat of the unit filled its goals.
+    #[must_use]
+    pub fn finished(&self, pos: &Position, unit: u8) -> bool {
+        self.seat_list(unit).all(|s| pos.is_finished(s))
+    }
+
+    /// Whether the unit lost by the leave-home rule.
+    #[must_use]
+    pub fn eliminated(&self, pos: &Position, unit: u8) -> bool {
+        self.seat_list(unit).any(|s| pos.is_eliminated(s))
+    }
+
+    /// Whether the unit still plays (neither finished nor eliminated).
+    #[must_use]
+    pub fn alive(&self, pos: &Position, unit: u8) -> bool {
+        !self.finished(pos, unit) && !self.eliminated(pos, unit)
+    }
+
+    /// Whether the game is over by its standings (as [`halma_rules::Game`] decides it): at most
+    /// one unit left, or a unit finished when the others do not play on.
+    #[must_use]
+    pub fn game_over(&self, pos: &Position) -> bool {
+        let alive = (0..self.units).filter(|&u| self.alive(pos, u)).count();
+        alive <= 1 || (!self.play_on && (0..self.units).any(|u| self.finished(pos, u)))
+    }
+
+    fn seat_list(&self, unit: u8) -> impl Iterator<Item = Seat> + '_ {
+        self.seats(unit).map(|s| self.seat_list[usize::from(s)])
+    }
+
+    /// The seat with number `s` (`s` below the player count).
+    #[must_use]
+    pub fn seat(&self, s: u8) -> Seat {
+        self.seat_list[usize::from(s)]
+    }
+
+    /// All seats in turn order.
+    #[must_use]
+    pub fn all_seats(&self) -> &[Seat] {
+        &self.seat_list
+    }
+}
+
+/// Passes turns until `seat` is to move. Returns `false` (leaving `pos` unchanged) when the
+/// seat no longer takes turns.
+pub(crate) fn set_turn(variant: &Variant, pos: &mut Position, seat: Seat) -> bool {
+    if !pos.is_active(seat) {
+        return false;
+    }
+    let mut p = *pos;
+    for _ in 0..variant.players() {
+        if p.to_move() == seat {
+            *pos = p;
+            return true;
+        }
+        variant.pass(&mut p);
+    }
+    false
+}
+
+/// Packs a move into 16 bits (from, to) for tables.
+#[inline]
+#[must_use]
+pub(crate) fn pack(mv: Move) -> u16 {
+    (u16::from(mv.from.index()) << 8) | u16::from(mv.to.index())
+}

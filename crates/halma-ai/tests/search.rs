@@ -1,0 +1,285 @@
+//! Search tests: the optimised search against the plain reference, legality, levels,
+//! determinism and (loosely) the time budget.
+
+// Test code: a failed setup should fail the test loudly.
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use halma_ai::rng::SplitMix64;
+use halma_ai::{
+    suggest, Brs, Budget, Greedy, MultiMode, Pvs, PvsOptions, RaceEvaluator, Reference,
+    SearchLimits, Strategy,
+};
+use halma_rules::{BoardKind, GameSetup, Move, Position, RuleOptions, Variant};
+
+fn variant(board: BoardKind, players: u8, options: RuleOptions) -> Variant {
+    Variant::new(&GameSetup {
+        board,
+        players,
+        options,
+    })
+    .unwrap()
+}
+
+/// A position after `plies` moves of noisy greedy play, with the hashes of the positions
+/// before it; `None` when the game ended first.
+fn random_position(v: &Variant, plies: usize, seed: u64) -> Option<(Position, Vec<u64>)> {
+    let eval = RaceEvaluator::new(v);
+    let mut pos = Position::start(v, v.seat(0).unwrap());
+    let mut history = Vec::new();
+    let mut greedy = Greedy::new(v, &eval, 64, seed);
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        v.generate_moves(&pos, &mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        history.push(pos.hash());
+        let mv = if rng.below(4) == 0 {
+            moves[rng.index(moves.len())]
+        } else {
+            greedy.choose(&pos, &[], &Budget::depth(1)).unwrap().mv
+        };
+        v.play_unchecked(&mut pos, mv);
+        if !pos.is_active(pos.to_move()) || !v.has_moves(&pos) {
+            return None;
+        }
+    }
+    Some((pos, history))
+}
+
+fn check_against_reference(v: &Variant, depths: &[u32], positions: usize, max_plies: u64) {
+    let eval = RaceEvaluator::new(v);
+    let mut rng = SplitMix64::new(99);
+    let mut checked = 0;
+    while checked < positions {
+        let plies = rng.below(max_plies) as usize;
+        let Some((pos, history)) = random_position(v, plies, rng.next_u64()) else {
+            continue;
+        };
+        checked += 1;
+        for &depth in depths {
+            // Table and ordering on, repetitions off: exactly the plain fixed-depth value.
+            let mut reference = Reference::new(v, &eval, false);
+            let (want, _) = reference.value(&pos, &[], depth);
+            let mut pvs = Pvs::new(
+                v,
+                &eval,
+                PvsOptions {
+                    table_bits: Some(12),
+                    repetitions: false,
+                },
+            );
+            let got = pvs.choose(&pos, &[], &Budget::depth(depth)).unwrap();
+            assert_eq!(got.score, want, "table on, depth {depth}, plies {plies}");
+            assert_eq!(got.depth, depth.min(got.depth));
+            // Repetitions on (the game's history and the search path), table off.
+            let recent = &history[history.len().saturating_sub(6)..];
+            let mut reference = Reference::new(v, &eval, true);
+            let (want, _) = reference.value(&pos, recent, depth);
+            let mut pvs = Pvs::new(
+                v,
+                &eval,
+                PvsOptions {
+                    table_bits: None,
+                    repetitions: true,
+                },
+            );
+            let got = pvs.choose(&pos, recent, &Budget::depth(depth)).unwrap();
+            assert_eq!(
+                got.score, want,
+                "repetitions on, depth {depth}, plies {plies}"
+            );
+            assert!(v.is_legal(&pos, got.mv));
+        }
+    }
+}
+
+#[test]
+fn pvs_matches_reference_on_small_stars() {
+    let arm2 = variant(
+        BoardKind::Star,
+        2,
+        RuleOptions {
+            arm_size: Some(2),
+            ..RuleOptions::default()
+        },
+    );
+    check_against_reference(&arm2, &[1, 2, 3, 4], 6, 40);
+    let arm3 = variant(
+        BoardKind::Star,
+        2,
+        RuleOptions {
+            arm_size: Some(3),
+            ..RuleOptions::default()
+        },
+    );
+    check_against_reference(&arm3, &[1, 2, 3], 3, 50);
+}
+
+#[test]
+fn pvs_matches_reference_with_teams_and_leave_home() {
+    // Two teams of two on a small star: partners move on the same side of the negamax.
+    let teams = variant(
+        BoardKind::Star,
+        4,
+        RuleOptions {
+            arm_size: Some(2),
+            teams: Some(true),
+            leave_home_moves: Some(6),
+            ..RuleOptions::default()
+        },
+    );
+    check_against_reference(&teams, &[1, 2, 3], 5, 40);
+    let square = variant(BoardKind::Square8, 2, RuleOptions::default());
+    check_against_reference(&square, &[1, 2], 3, 60);
+}
+
+#[test]
+fn every_variant_gets_a_legal_move() {
+    let cases = [
+        (BoardKind::Star, 2, RuleOptions::default()),
+        (BoardKind::Star, 3, RuleOptions::default()),
+        (BoardKind::Star, 4, RuleOptions::default()),
+        (
+            BoardKind::Star,
+            6,
+            RuleOptions {
+                teams: Some(true),
+                ..RuleOptions::default()
+            },
+        ),
+        (
+            BoardKind::Star,
+            2,
+            RuleOptions {
+                colours_per_player: Some(2),
+                ..RuleOptions::default()
+            },
+        ),
+        (
+            BoardKind::Star,
+            2,
+            RuleOptions {
+                long_jumps: Some(true),
+                ..RuleOptions::default()
+            },
+        ),
+        (BoardKind::Square16, 2, RuleOptions::default()),
+        (BoardKind::Square16, 4, RuleOptions::default()),
+        (BoardKind::Square10, 2, RuleOptions::default()),
+        (BoardKind::Square8, 2, RuleOptions::default()),
+    ];
+    for (board, players, options) in cases {
+        let v = variant(board, players, options);
+        for plies in [0, 25] {
+            let Some((pos, history)) = random_position(&v, plies, 5) else {
+                continue;
+            };
+            for level in [1, 4, 6, 10] {
+                let limits = SearchLimits {
+                    level,
+                    time_budget: Duration::from_millis(30),
+                    seed: 3,
+                };
+                let s = suggest(&v, &pos, &history, &limits).unwrap();
+                assert!(v.is_legal(&pos, s.mv), "{board:?} {players}p level {level}");
+                assert_eq!(s.pv.first(), Some(&s.mv));
+                assert!(s.depth >= 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_depth_levels_are_deterministic_and_seeds_matter_only_for_noise() {
+    let v = variant(BoardKind::Star, 2, RuleOptions::default());
+    let (pos, history) = random_position(&v, 12, 1).unwrap();
+    for level in [1, 2, 5, 6] {
+        let limits = SearchLimits {
+            level,
+            time_budget: Duration::from_secs(30),
+            seed: 11,
+        };
+        let a = suggest(&v, &pos, &history, &limits).unwrap();
+        let b = suggest(&v, &pos, &history, &limits).unwrap();
+        assert_eq!(
+            (a.mv, a.score, a.nodes, &a.pv),
+            (b.mv, b.score, b.nodes, &b.pv),
+            "level {level}"
+        );
+    }
+    // The beginner level is noisy: over a few seeds it does not always play the same move.
+    let moves: std::collections::HashSet<Move> = (0..8)
+        .filter_map(|seed| {
+            suggest(
+                &v,
+                &pos,
+                &history,
+                &SearchLimits {
+                    level: 1,
+                    time_budget: Duration::from_secs(1),
+                    seed,
+                },
+            )
+        })
+        .map(|s| s.mv)
+        .collect();
+    assert!(moves.len() > 1);
+}
+
+#[test]
+fn time_budget_is_respected_loosely() {
+    let v = variant(BoardKind::Square16, 2, RuleOptions::default());
+    let (pos, history) = random_position(&v, 30, 2).unwrap();
+    let budget = Duration::from_millis(100);
+    let started = Instant::now();
+    let s = suggest(&v, &pos, &history, &SearchLimits::new(10, budget)).unwrap();
+    // A shared machine can be slow, so only a loose bound: the budget plus a generous margin.
+    assert!(
+        started.elapsed() < budget + Duration::from_millis(900),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(s.nodes > 0);
+}
+
+#[test]
+fn takes_an_immediate_win() {
+    // Square 8 x 8: the first player's goal is the top-left camp; every piece is in it but
+    // the one on b5, which steps to b6 and wins. The opponent is far from its goal.
+    let text = "square8 2 leave_home=0 a8,b8,c8,d8,a7,b7,c7,a6,b5,a5/a1,b1,c1,d1,a2,b2,c2,a3,b3,a4 1 20,20";
+    let (v, pos) = halma_rules::notation::parse_position(text).unwrap();
+    let eval = RaceEvaluator::new(&v);
+    for depth in 1..=3 {
+        let r = Pvs::new(&v, &eval, PvsOptions::default())
+            .choose(&pos, &[], &Budget::depth(depth))
+            .unwrap();
+        let mut next = pos;
+        v.play_unchecked(&mut next, r.mv);
+        assert!(next.is_finished(pos.to_move()), "depth {depth}: {:?}", r.mv);
+        assert!(
+            r.score > halma_ai::eval::WIN_THRESHOLD,
+            "depth {depth}: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn brs_and_paranoid_give_legal_moves_and_take_a_win() {
+    let v = variant(BoardKind::Star, 3, RuleOptions::default());
+    let eval = RaceEvaluator::new(&v);
+    for plies in [0, 30, 60] {
+        let Some((pos, history)) = random_position(&v, plies, 8) else {
+            continue;
+        };
+        for mode in [MultiMode::BestReply, MultiMode::Paranoid] {
+            let r = Brs::new(&v, &eval, mode, 14)
+                .choose(&pos, &history, &Budget::depth(3))
+                .unwrap();
+            assert!(v.is_legal(&pos, r.mv), "{mode:?}");
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! Configuration from the environment, with defaults that start a working service.
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `HALMA_BIND` | address to listen on, `HOST:PORT` | `127.0.0.1:8080` |
+//! | `REDIS_URL` | Redis store, `redis://[user:password@]host[:port][/db]` | unset: embedded in-memory store |
+//! | `HALMA_GAME_TTL_SECS` | idle time after which a game expires | `2592000` (30 days) |
+//! | `HALMA_MAX_BODY_BYTES` | largest accepted request body | `65536` (64 KiB) |
+//! | `HALMA_AI_MAX_MS` | cap for the time budget of an AI search | `2000` |
+//! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
+//! | `HALMA_LOG` | log filter (`tracing` `EnvFilter` syntax) | `info` |
+//!
+//! A variable set to the empty string counts as unset. An invalid value is a startup error
+//! that names the variable. The Redis URL may carry a password: it is kept in a [`RedisUrl`],
+//! whose `Debug` and `Display` show it redacted.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::time::Duration;
+
+/// Default listen address.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+/// Default idle expiry of a game: 30 days.
+pub const DEFAULT_GAME_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// Default limit on request bodies: 64 KiB.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
+/// Default cap on AI time budgets.
+pub const DEFAULT_AI_MAX_TIME: Duration = Duration::from_millis(2000);
+/// Default prefix of Redis keys.
+pub const DEFAULT_KEY_PREFIX: &str = "halma:";
+/// Default log filter.
+pub const DEFAULT_LOG_FILTER: &str = "info";
+
+/// Longest accepted game TTL: ten years.
+const MAX_GAME_TTL_SECS: u64 = 10 * 365 * 24 * 60 * 60;
+/// Smallest and largest accepted body limits.
+const MIN_BODY_BYTES: usize = 1024;
+const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+/// Largest accepted AI cap: ten minutes.
+const MAX_AI_MS: u64 = 10 * 60 * 1000;
+
+/// The service configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Address to listen on (`HOST:PORT`; port 0 picks a free port).
+    pub bind: String,
+    /// The Redis store, or `None` for the embedded in-memory store.
+    pub redis_url: Option<RedisUrl>,
+    /// Idle time after which a game expires (every write restarts it).
+    pub game_ttl: Duration,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Cap on the time budget a client may ask of the AI.
+    pub ai_max_time: Duration,
+    /// Prefix of every Redis key.
+    pub key_prefix: String,
+    /// Log filter in `tracing_subscriber::EnvFilter` syntax.
+    pub log_filter: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            bind: DEFAULT_BIND.to_owned(),
+            redis_url: None,
+            game_ttl: DEFAULT_GAME_TTL,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            ai_max_time: DEFAULT_AI_MAX_TIME,
+            key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
+            log_filter: DEFAULT_LOG_FILTER.to_owned(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads the configuration from the process environment.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the first variable whose value is invalid.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var_os(name))
+    }
+
+    /// Reads the configuration through `lookup`, which answers a variable's value by name.
+    ///
+    /// ```
+    /// use halma_server::config::Config;
+    /// let config = Config::from_lookup(|name| match name {
+    ///     "HALMA_BIND" => Some("0.0.0.0:9000".into()),
+    ///     _ => None,
+    /// })?;
+    /// assert_eq!(config.bind, "0.0.0.0:9000");
+    /// assert!(config.redis_url.is_none());
+    /// # Ok::<(), halma_server::config::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the first variable whose value is invalid.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<OsString>) -> Result<Self, ConfigError> {
+        let var = |name: &'static str| -> Result<Option<String>, ConfigError> {
+            match lookup(name) {
+                None => Ok(None),
+                Some(value) => match value.into_string() {
+                    Ok(text) if text.trim().is_empty() => Ok(None),
+                    Ok(text) => Ok(Some(text.trim().to_owned())),
+                    Err(_) => Err(ConfigError::new(name, "the value is not valid UTF-8")),
+                },
+            }
+        };
+        let defaults = Self::default();
+        Ok(Self {
+            bind: match var("HALMA_BIND")? {
+                Some(text) => parse_bind(&text)?,
+                None => defaults.bind,
+            },
+            redis_url: var("REDIS_URL")?.map(RedisUrl::parse).transpose()?,
+            game_ttl: match var("HALMA_GAME_TTL_SECS")? {
+                Some(text) => Duration::from_secs(parse_in_range(
+                    "HALMA_GAME_TTL_SECS",
+                    &text,
+                    1,
+                    MAX_GAME_TTL_SECS,
+                )?),
+                None => defaults.game_ttl,
+            },
+            max_body_bytes: match var("HALMA_MAX_BODY_BYTES")? {
+                Some(text) => parse_in_range(
+                    "HALMA_MAX_BODY_BYTES",
+                    &text,
+                    MIN_BODY_BYTES,
+                    MAX_BODY_BYTES,
+                )?,
+                None => defaults.max_body_bytes,
+            },
+            ai_max_time: match var("HALMA_AI_MAX_MS")? {
+                Some(text) => {
+                    Duration::from_millis(parse_in_range("HALMA_AI_MAX_MS", &text, 1, MAX_AI_MS)?)
+                }
+                None => defaults.ai_max_time,
+            },
+            key_prefix: var("HALMA_KEY_PREFIX")?.unwrap_or(defaults.key_prefix),
+            log_filter: match var("HALMA_LOG")? {
+                Some(text) => {
+                    tracing_subscriber::EnvFilter::try_new(&text).map_err(|err| {
+                        ConfigError::new("HALMA_LOG", format!("invalid log filter: {err}"))
+                    })?;
+                    text
+                }
+                None => defaults.log_filter,
+            },
+        })
+    }
+}
+
+/// Checks a `HOST:PORT` listen address without resolving the host.
+fn parse_bind(text: &str) -> Result<String, ConfigError> {
+    let invalid = || {
+        ConfigError::new(
+            "HALMA_BIND",
+            format!("expected HOST:PORT such as 127.0.0.1:8080, got {text:?}"),
+        )
+    };
+    let (host, port) = text.rsplit_once(':').ok_or_else(invalid)?;
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        return Err(invalid());
+    }
+    Ok(text.to_owned())
+}
+
+/// Parses a decimal integer within `min..=max`.
+fn parse_in_range<T>(name: &'static str, text: &str, min: T, max: T) -> Result<T, ConfigError>
+where
+    T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
+{
+    match text.parse::<T>() {
+        Ok(value) if value >= min && value <= max => Ok(value),
+        _ => Err(ConfigError::new(
+            name,
+            format!("expected an integer from {min} to {max}, got {text:?}"),
+        )),
+    }
+}
+
+/// An invalid configuration value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {variable}: {reason}")]
+pub struct ConfigError {
+    /// The environment variable at fault.
+    pub variable: &'static str,
+    /// What is wrong with its value (never the value of a secret).
+    pub reason: String,
+}
+
+impl ConfigError {
+    fn new(variable: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            variable,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A Redis connection URL. It may carry a password, so it prints redacted.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RedisUrl(String);
+
+impl RedisUrl {
+    /// Checks that `text` is a Redis URL the client accepts.
+    ///
+    /// ```
+    /// use halma_server::config::RedisUrl;
+    /// let url = RedisUrl::parse("redis://:hunter2@cache:6379/0")?;
+    /// assert_eq!(url.to_string(), "redis://:***@cache:6379/0");
+    /// assert_eq!(url.expose_secret(), "redis://:hunter2@cache:6379/0");
+    /// # Ok::<(), halma_server::config::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ConfigError`] for `REDIS_URL` when the URL is not usable; it does not repeat
+    /// the password.
+    pub fn parse(text: impl Into<String>) -> Result<Self, ConfigError> {
+        let url = Self(text.into());
+        match ::redis::Client::open(url.0.as_str()) {
+            Ok(_) => Ok(url),
+            Err(err) => Err(ConfigError::new(
+                "REDIS_URL",
+                format!(
+                    "not a usable Redis URL ({}): expected redis://[user:password@]host[:port][/db]",
+                    err.category()
+                ),
+            )),
+        }
+    }
+
+    /// The full URL, password included: only for opening the connection.
+    pub fn expose_secret(&self) -> &str {
+        &self.0
+    }
+
+    /// The URL with its password (and any `pass`/`password` query value) replaced by `***`.
+    pub fn redacted(&self) -> String {
+        let Ok(mut url) = url::Url::parse(&self.0) else {
+            return "<unparsable URL>".to_owned();
+        };
+        if url.password().is_some() && url.set_password(Some("***")).is_err() {
+            return "<URL with a password>".to_owned();
+        }
+        let has_secret_query = url.query_pairs().any(|(key, _)| is_secret_query_key(&key));
+        if has_secret_query {
+            let pairs: Vec<(String, String)> = url
+                .query_pairs()
+                .map(|(key, value)| {
+                    let value = if is_secret_query_key(&key) {
+                        "***".to_owned()
+                    } else {
+                        value.into_owned()
+                    };
+                    (key.into_owned(), value)
+                })
+                .collect();
+            url.query_pairs_mut().clear().extend_pairs(pairs);
+        }
+        url.to_string().replace("%2A%2A%2A", "***")
+    }
+}
+
+fn is_secret_query_key(key: &str) -> bool {
+    key.eq_ignore_ascii_case("pass") || key.eq_ignore_ascii_case("password")
+}
+
+impl fmt::Debug for RedisUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RedisUrl").field(&self.redacted()).finish()
+    }
+}
+
+impl fmt::Display for RedisUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.redacted())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config_from(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let vars: HashMap<String, OsString> = vars
+            .iter()
+            .map(|(key, value)| ((*key).to_owned(), OsString::from(value)))
+            .collect();
+        Config::from_lookup(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_apply_when_nothing_is_set() {
+        assert_eq!(config_from(&[]), Ok(Config::default()));
+        let config = Config::default();
+        assert_eq!(config.bind, "127.0.0.1:8080");
+        assert_eq!(config.game_ttl, Duration::from_secs(2_592_000));
+        assert_eq!(config.max_body_bytes, 65_536);
+        assert_eq!(config.ai_max_time, Duration::from_millis(2000));
+        assert_eq!(config.key_prefix, "halma:");
+        assert_eq!(config.log_filter, "info");
+        assert!(config.redis_url.is_none());
+    }
+
+    #[test]
+    fn every_variable_is_read() {
+        let config = config_from(&[
+            ("HALMA_BIND", "0.0.0.0:9000"),
+            ("REDIS_URL", "redis://127.0.0.1:6390/2"),
+            ("HALMA_GAME_TTL_SECS", "60"),
+            ("HALMA_MAX_BODY_BYTES", "2048"),
+            ("HALMA_AI_MAX_MS", "500"),
+            ("HALMA_KEY_PREFIX", "test:"),
+            ("HALMA_LOG", "halma_server=debug,warn"),
+        ]);
+        let expected = Config {
+            bind: "0.0.0.0:9000".to_owned(),
+            redis_url: RedisUrl::parse("redis://127.0.0.1:6390/2").ok(),
+            game_ttl: Duration::from_secs(60),
+            max_body_bytes: 2048,
+            ai_max_time: Duration::from_millis(500),
+            key_prefix: "test:".to_owned(),
+            log_filter: "halma_server=debug,warn".to_owned(),
+        };
+        assert_eq!(config, Ok(expected));
+    }
+
+    #[test]
+    fn empty_values_count_as_unset() {
+        assert_eq!(
+            config_from(&[("REDIS_URL", ""), ("HALMA_BIND", "  ")]),
+            Ok(Config::default())
+        );
+    }
+
+    #[test]
+    fn invalid_values_name_their_variable() {
+        let cases = [
+            ("HALMA_BIND", "8080"),
+            ("HALMA_BIND", "localhost:http"),
+            ("HALMA_BIND", ":8080"),
+            ("REDIS_URL", "http://example.com"),
+            ("HALMA_GAME_TTL_SECS", "0"),
+            ("HALMA_GAME_TTL_SECS", "-5"),
+            ("HALMA_GAME_TTL_SECS", "thirty days"),
+            ("HALMA_MAX_BODY_BYTES", "12"),
+            ("HALMA_AI_MAX_MS", "99999999999"),
+            ("HALMA_LOG", "halma_server=loud"),
+        ];
+        for (variable, value) in cases {
+            let err = config_from(&[(variable, value)]).err();
+            assert_eq!(
+                err.as_ref().map(|err| err.variable),
+                Some(variable),
+                "{variable}={value:?} gave {err:?}"
+            );
+            let message = err.map(|err| err.to_string()).unwrap_or_default();
+            assert!(
+                message.starts_with(&format!("invalid {variable}: ")),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn ipv6_and_host_names_bind() {
+        for bind in ["[::1]:8080", "localhost:0", "0.0.0.0:65535"] {
+            assert_eq!(
+                config_from(&[("HALMA_BIND", bind)]).map(|c| c.bind),
+                Ok(bind.to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn redis_passwords_never_print() {
+        let url = RedisUrl::parse("redis://user:s3cret@cache.internal:6379/1");
+        let url = url
+            .as_ref()
+            .map(|url| (url.to_string(), format!("{url:?}")));
+        let (display, debug) = url.unwrap_or_default();
+        assert_eq!(display, "redis://user:***@cache.internal:6379/1");
+        assert!(!debug.contains("s3cret"), "{debug}");
+
+        let unix = RedisUrl::parse("redis+unix:///run/redis.sock?db=2&pass=s3cret")
+            .map(|url| url.redacted())
+            .unwrap_or_default();
+        assert_eq!(unix, "redis+unix:///run/redis.sock?db=2&pass=***");
+
+        let plain = RedisUrl::parse("redis://127.0.0.1:6379")
+            .map(|url| url.redacted())
+            .unwrap_or_default();
+        assert_eq!(plain, "redis://127.0.0.1:6379");
+    }
+
+    #[test]
+    fn an_invalid_redis_url_error_does_not_repeat_the_password() {
+        let err = config_from(&[("REDIS_URL", "rediss//:s3cret@host")]).err();
+        let message = err.map(|err| err.to_string()).unwrap_or_default();
+        assert!(message.starts_with("invalid REDIS_URL: "), "{message}");
+        assert!(!message.contains("s3cret"), "{message}");
+    }
+}

@@ -1,0 +1,424 @@
+//! The one error type of the HTTP layer, and its mapping to status codes.
+//!
+//! Every [`ApiError`] renders as an RFC 9457 problem document ([`Problem`]) with a stable
+//! machine-readable `code`. What the client reads is chosen here, variant by variant; the
+//! error's sources (a Redis error, a corrupt record) only go to the log.
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+
+use crate::problem::{Problem, PROBLEM_JSON};
+use crate::store::{StoreError, Version};
+
+/// Seconds a client is asked to wait (`Retry-After`) when the store is unavailable.
+pub const RETRY_AFTER_SECS: u32 = 2;
+
+/// An error answered to an HTTP client.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No game has this id (or it expired).
+    #[error("game not found")]
+    GameNotFound,
+    /// No route matches the request path.
+    #[error("no route matches the request path")]
+    RouteNotFound,
+    /// The route exists but not for this method.
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// The request carries no bearer token where one is required.
+    #[error("missing bearer token")]
+    MissingToken,
+    /// The bearer token does not grant the requested action.
+    #[error("invalid token")]
+    InvalidToken,
+    /// The request was based on a version that is no longer current.
+    #[error("version mismatch: the current version is {current}")]
+    VersionMismatch {
+        /// The game's current version.
+        current: Version,
+    },
+    /// A write came without the version it is based on.
+    #[error("precondition required")]
+    PreconditionRequired,
+    /// The move breaks a rule.
+    #[error("illegal move ({reason}): {detail}")]
+    IllegalMove {
+        /// A stable reason code from the rules, such as `not_your_turn`.
+        reason: Cow<'static, str>,
+        /// A human-readable explanation.
+        detail: String,
+    },
+    /// The requested game setup is not valid.
+    #[error("invalid setup ({reason}): {detail}")]
+    InvalidSetup {
+        /// A stable reason code from the rules.
+        reason: Cow<'static, str>,
+        /// A human-readable explanation.
+        detail: String,
+    },
+    /// The request is malformed in a way the other variants do not describe.
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// The body is not the JSON expected; carries serde's message.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    /// A move or position in text notation could not be read.
+    #[error("bad notation: {0}")]
+    BadNotation(String),
+    /// The body is not JSON (by its `Content-Type`).
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    /// The body is larger than the configured limit.
+    #[error("payload too large")]
+    PayloadTooLarge {
+        /// The limit in bytes, when known.
+        limit: Option<usize>,
+    },
+    /// The game store cannot be reached; the client should retry.
+    #[error("the game store is unavailable")]
+    StoreUnavailable(#[source] StoreError),
+    /// A fault on our side; the details are logged, never sent.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn StdError + Send + Sync + 'static>),
+}
+
+impl ApiError {
+    /// An internal error with `source` as its logged cause.
+    pub fn internal(source: impl Into<Box<dyn StdError + Send + Sync + 'static>>) -> Self {
+        Self::Internal(source.into())
+    }
+
+    /// The HTTP status, the stable code and the title of this error, in one exhaustive match.
+    fn classify(&self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            Self::GameNotFound => (StatusCode::NOT_FOUND, "game_not_found", "Game not found"),
+            Self::RouteNotFound => (StatusCode::NOT_FOUND, "not_found", "Not found"),
+            Self::MethodNotAllowed => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "Method not allowed",
+            ),
+            Self::MissingToken => (StatusCode::UNAUTHORIZED, "missing_token", "Missing token"),
+            Self::InvalidToken => (StatusCode::FORBIDDEN, "invalid_token", "Invalid token"),
+            Self::VersionMismatch { .. } => (
+                StatusCode::PRECONDITION_FAILED,
+                "version_mismatch",
+                "Version mismatch",
+            ),
+            Self::PreconditionRequired => (
+                StatusCode::PRECONDITION_REQUIRED,
+                "precondition_required",
+                "Precondition required",
+            ),
+            Self::IllegalMove { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                "Illegal move",
+            ),
+            Self::InvalidSetup { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_setup",
+                "Invalid setup",
+            ),
+            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request", "Bad request"),
+            Self::InvalidJson(_) => (StatusCode::BAD_REQUEST, "invalid_json", "Invalid JSON"),
+            Self::BadNotation(_) => (StatusCode::BAD_REQUEST, "bad_notation", "Bad notation"),
+            Self::UnsupportedMediaType => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Unsupported media type",
+            ),
+            Self::PayloadTooLarge { .. } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                "Payload too large",
+            ),
+            Self::StoreUnavailable(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store_unavailable",
+                "Store unavailable",
+            ),
+            Self::Internal(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Internal error",
+            ),
+        }
+    }
+
+    /// The stable machine-readable code, e.g. `game_not_found`.
+    pub fn code(&self) -> &'static str {
+        self.classify().1
+    }
+
+    /// The problem document the client receives.
+    pub fn problem(&self) -> Problem {
+        let (status, code, title) = self.classify();
+        let mut problem = Problem::new(status, code, title, self.client_detail());
+        match self {
+            Self::VersionMismatch { current } => problem.current_version = Some(*current),
+            Self::IllegalMove { reason, .. } | Self::InvalidSetup { reason, .. } => {
+                problem.reason = Some(reason.to_string());
+            }
+            Self::PayloadTooLarge { limit } => {
+                problem.limit_bytes = limit.and_then(|limit| u64::try_from(limit).ok());
+            }
+            _ => {}
+        }
+        problem
+    }
+
+    /// The `detail` member: an explanation safe to show, without internal causes.
+    fn client_detail(&self) -> String {
+        match self {
+            Self::GameNotFound => "No game with this id exists, or it has expired.".to_owned(),
+            Self::RouteNotFound => "No resource exists at this path.".to_owned(),
+            Self::MethodNotAllowed => "This resource does not support the method.".to_owned(),
+            Self::MissingToken => {
+                "Send the seat's or the host's token as `Authorization: Bearer <token>`.".to_owned()
+            }
+            Self::InvalidToken => "The token does not grant this action.".to_owned(),
+            Self::VersionMismatch { current } => format!(
+                "The game has changed: its current version is {current}. \
+                 Read it again and retry with that version."
+            ),
+            Self::PreconditionRequired => {
+                "Send the version the change is based on (If-Match with the game's ETag)."
+                    .to_owned()
+            }
+            Self::IllegalMove { detail, .. }
+            | Self::InvalidSetup { detail, .. }
+            | Self::BadRequest(detail)
+            | Self::InvalidJson(detail)
+            | Self::BadNotation(detail) => detail.clone(),
+            Self::UnsupportedMediaType => "The body must be JSON (application/json).".to_owned(),
+            Self::PayloadTooLarge { limit: Some(limit) } => {
+                format!("The request body exceeds the limit of {limit} bytes.")
+            }
+            Self::PayloadTooLarge { limit: None } => {
+                "The request body exceeds the size limit.".to_owned()
+            }
+            Self::StoreUnavailable(_) => {
+                "The game store is temporarily unavailable; retry later.".to_owned()
+            }
+            Self::Internal(_) => "An internal error occurred.".to_owned(),
+        }
+    }
+
+    /// Writes this error to the log: faults with their causes (an unavailable store is an
+    /// outage, not a bug: a warning), client errors briefly at debug level.
+    fn log(&self, status: StatusCode) {
+        let code = self.code();
+        let status = status.as_u16();
+        match self {
+            Self::Internal(_) => {
+                tracing::error!(code, status, error = %ErrorChain(self), "request failed");
+            }
+            Self::StoreUnavailable(_) => {
+                tracing::warn!(code, status, error = %ErrorChain(self), "request failed");
+            }
+            _ => tracing::debug!(code, status, error = %self, "request rejected"),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound => Self::GameNotFound,
+            StoreError::VersionMismatch { current } => Self::VersionMismatch { current },
+            StoreError::Unavailable(_) | StoreError::TimedOut(_) => Self::StoreUnavailable(err),
+            StoreError::AlreadyExists | StoreError::Corrupt { .. } => Self::internal(err),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.classify().0
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let problem = self.problem();
+        let status = self.status_code();
+        self.log(status);
+        let mut response = HttpResponse::build(status);
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        match self {
+            Self::StoreUnavailable(_) => {
+                response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
+            }
+            Self::MissingToken => {
+                response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+            }
+            _ => {}
+        }
+        response.body(problem.to_json())
+    }
+}
+
+/// Displays an error followed by its chain of sources, skipping a cause whose text the
+/// message already holds (some errors repeat their source in their own message).
+struct ErrorChain<'a>(&'a (dyn StdError + 'static));
+
+impl std::fmt::Display for ErrorChain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut message = self.0.to_string();
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            let text = cause.to_string();
+            if !message.contains(&text) {
+                message = format!("{message}: {text}");
+            }
+            source = cause.source();
+        }
+        f.write_str(&message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn all_variants() -> Vec<(ApiError, u16, &'static str)> {
+        vec![
+            (ApiError::GameNotFound, 404, "game_not_found"),
+            (ApiError::RouteNotFound, 404, "not_found"),
+            (ApiError::MethodNotAllowed, 405, "method_not_allowed"),
+            (ApiError::MissingToken, 401, "missing_token"),
+            (ApiError::InvalidToken, 403, "invalid_token"),
+            (
+                ApiError::VersionMismatch { current: 7 },
+                412,
+                "version_mismatch",
+            ),
+            (ApiError::PreconditionRequired, 428, "precondition_required"),
+            (
+                ApiError::IllegalMove {
+                    reason: "not_your_turn".into(),
+                    detail: "It is blue's turn.".into(),
+                },
+                422,
+                "illegal_move",
+            ),
+            (
+                ApiError::InvalidSetup {
+                    reason: "too_many_players".into(),
+                    detail: "A square board seats at most 4 players.".into(),
+                },
+                422,
+                "invalid_setup",
+            ),
+            (ApiError::BadRequest("x".into()), 400, "bad_request"),
+            (ApiError::InvalidJson("x".into()), 400, "invalid_json"),
+            (ApiError::BadNotation("x".into()), 400, "bad_notation"),
+            (
+                ApiError::UnsupportedMediaType,
+                415,
+                "unsupported_media_type",
+            ),
+            (
+                ApiError::PayloadTooLarge { limit: Some(10) },
+                413,
+                "payload_too_large",
+            ),
+            (
+                ApiError::StoreUnavailable(StoreError::TimedOut(Duration::from_secs(1))),
+                503,
+                "store_unavailable",
+            ),
+            (ApiError::internal("boom"), 500, "internal"),
+        ]
+    }
+
+    #[test]
+    fn every_variant_has_its_status_and_code() {
+        for (err, status, code) in all_variants() {
+            let response = err.error_response();
+            assert_eq!(response.status().as_u16(), status, "{err:?}");
+            assert_eq!(err.code(), code);
+            assert_eq!(
+                response.headers().get(header::CONTENT_TYPE),
+                Some(&HeaderValue::from_static(PROBLEM_JSON))
+            );
+            let problem = err.problem();
+            assert_eq!(problem.status, status);
+            assert_eq!(problem.code, code);
+            assert_eq!(problem.problem_type, format!("urn:halma:problem:{code}"));
+            assert!(!problem.title.is_empty() && !problem.detail.is_empty());
+        }
+    }
+
+    #[test]
+    fn extra_members_are_set() {
+        let problem = ApiError::VersionMismatch { current: 12 }.problem();
+        assert_eq!(problem.current_version, Some(12));
+        let problem = ApiError::IllegalMove {
+            reason: "cell_occupied".into(),
+            detail: "Cell e5 is occupied.".into(),
+        }
+        .problem();
+        assert_eq!(problem.reason.as_deref(), Some("cell_occupied"));
+        assert_eq!(problem.detail, "Cell e5 is occupied.");
+        let problem = ApiError::PayloadTooLarge { limit: Some(1024) }.problem();
+        assert_eq!(problem.limit_bytes, Some(1024));
+    }
+
+    #[test]
+    fn unavailable_store_sets_retry_after_and_missing_token_a_challenge() {
+        let err = ApiError::from(StoreError::TimedOut(Duration::from_secs(1)));
+        let response = err.error_response();
+        assert_eq!(
+            response.headers().get(header::RETRY_AFTER),
+            Some(&HeaderValue::from_static("2"))
+        );
+        let response = ApiError::MissingToken.error_response();
+        assert_eq!(
+            response.headers().get(header::WWW_AUTHENTICATE),
+            Some(&HeaderValue::from_static("Bearer"))
+        );
+    }
+
+    #[test]
+    fn internal_causes_stay_out_of_the_response() {
+        let err = ApiError::from(StoreError::Corrupt {
+            key: "halma:game:abc".into(),
+            detail: "version field is not an integer".into(),
+        });
+        assert_eq!(err.code(), "internal");
+        let body = err.problem().to_json();
+        assert!(!body.contains("halma:game:abc"), "{body}");
+        assert!(!body.contains("integer"), "{body}");
+        assert!(ErrorChain(&err).to_string().contains("not an integer"));
+    }
+
+    #[test]
+    fn logged_chains_hold_every_cause_once() {
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let err = ApiError::from(StoreError::Unavailable(::redis::RedisError::from(refused)));
+        let chain = ErrorChain(&err).to_string();
+        assert!(
+            chain.starts_with("the game store is unavailable: "),
+            "{chain}"
+        );
+        assert_eq!(chain.matches("refused").count(), 1, "{chain}");
+        let err = ApiError::internal(std::io::Error::other("disk full"));
+        assert_eq!(ErrorChain(&err).to_string(), "internal error: disk full");
+    }
+
+    #[test]
+    fn store_errors_map_to_their_api_errors() {
+        assert_eq!(
+            ApiError::from(StoreError::NotFound).code(),
+            "game_not_found"
+        );
+        let err = ApiError::from(StoreError::VersionMismatch { current: 3 });
+        assert_eq!(err.problem().current_version, Some(3));
+        assert_eq!(ApiError::from(StoreError::AlreadyExists).code(), "internal");
+    }
+}

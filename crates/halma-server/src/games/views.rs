@@ -1,0 +1,219 @@
+//! Turning games into the API's views.
+
+use halma_rules::{notation, Board, Game, Outcome, PlayedMove, Variant};
+
+use crate::api::{
+    ArmyView, DrawReason, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, MoveView,
+    PlaceView, RuleOptions, RulesInForce, SeatView, Standing,
+};
+use crate::games::document::Document;
+
+fn names(board: &Board, cells: impl IntoIterator<Item = halma_rules::Cell>) -> Vec<String> {
+    cells
+        .into_iter()
+        .map(|c| board.name(c).to_owned())
+        .collect()
+}
+
+fn bits(board: &Board, set: halma_rules::Bitboard) -> Vec<String> {
+    set.iter()
+        .filter_map(|i| board.cell(usize::from(i)))
+        .map(|c| board.name(c).to_owned())
+        .collect()
+}
+
+/// One move of the record.
+pub fn move_view(board: &Board, ply: usize, m: &PlayedMove) -> MoveView {
+    MoveView {
+        ply: u32::try_from(ply + 1).unwrap_or(u32::MAX),
+        seat: m.seat.index(),
+        from: board.name(m.mv.from).to_owned(),
+        to: board.name(m.mv.to).to_owned(),
+        path: names(board, m.path.iter().copied()),
+        notation: notation::format_path(board, &m.path),
+        skipped: m.skipped.iter().map(|s| s.index()).collect(),
+    }
+}
+
+/// A legal move with its path.
+pub fn legal_move_view(board: &Board, m: &halma_rules::LegalMove) -> LegalMoveView {
+    LegalMoveView {
+        from: board.name(m.mv.from).to_owned(),
+        to: board.name(m.mv.to).to_owned(),
+        path: names(board, m.path.iter().copied()),
+        notation: notation::format_path(board, &m.path),
+    }
+}
+
+/// The result of a finished game.
+pub fn result_view(outcome: &Outcome) -> GameResult {
+    GameResult {
+        winner: outcome
+            .winner()
+            .map(|seats| seats.iter().map(|s| s.index()).collect()),
+        draw: outcome.draw.map(|d| match d {
+            halma_rules::DrawReason::Repetition => DrawReason::Repetition,
+            halma_rules::DrawReason::NoLegalMoves => DrawReason::NoLegalMoves,
+        }),
+        ranking: outcome
+            .ranking
+            .iter()
+            .map(|p| PlaceView {
+                place: p.place,
+                seats: p.seats.iter().map(|s| s.index()).collect(),
+                standing: match p.standing {
+                    halma_rules::Standing::Finished => Standing::Finished,
+                    halma_rules::Standing::Last => Standing::Last,
+                    halma_rules::Standing::LeftHomeTooLate => Standing::LeftHomeTooLate,
+                    halma_rules::Standing::Drawn => Standing::Drawn,
+                    halma_rules::Standing::Unplaced => Standing::Unplaced,
+                },
+            })
+            .collect(),
+    }
+}
+
+/// The game as the API shows it.
+pub fn game_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameView {
+    let variant: &Variant = game.variant();
+    let board = variant.board();
+    let pos = game.position();
+    let seats = variant
+        .seats()
+        .map(|s| {
+            let stored = &doc.seats[usize::from(s.index())];
+            SeatView {
+                seat: s.index(),
+                name: stored.name.clone(),
+                kind: stored.kind,
+                level: stored.level,
+                armies: variant.armies_of(s).map(|a| a as u8).collect(),
+                partner: variant.partner(s).map(|p| p.index()),
+                moves_made: pos.moves_made(s),
+                finished: pos.is_finished(s),
+                eliminated: pos.is_eliminated(s),
+            }
+        })
+        .collect();
+    let armies = variant
+        .armies()
+        .iter()
+        .enumerate()
+        .map(|(i, a)| ArmyView {
+            army: i as u8,
+            seat: a.owner.index(),
+            home_corner: a.home_corner.name().to_owned(),
+            goal_corner: a.goal_corner.name().to_owned(),
+            home: bits(board, a.home),
+            goal: bits(board, a.goal),
+            pieces: bits(board, pos.army(i)),
+        })
+        .collect();
+    let record = game.record();
+    GameView {
+        id: id.to_owned(),
+        version,
+        board: variant.setup().board.into(),
+        players: variant.players(),
+        options: RuleOptions::from(&variant.setup().options),
+        rules: RulesInForce::from(variant.options()),
+        seats,
+        armies,
+        first_seat: game.first().index(),
+        to_move: game.to_move().map(|s| s.index()),
+        status: if game.is_over() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Ongoing
+        },
+        result: game.outcome().map(result_view),
+        move_count: u32::try_from(record.len()).unwrap_or(u32::MAX),
+        last_move: record.last().map(|m| move_view(board, record.len() - 1, m)),
+        position: notation::format_position(variant, pos),
+    }
+}
+
+/// The full record with its text export.
+pub fn record_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameRecord {
+    let variant = game.variant();
+    let board = variant.board();
+    let moves: Vec<MoveView> = game
+        .record()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| move_view(board, i, m))
+        .collect();
+    let result = game.outcome().map(result_view);
+    let position = notation::format_position(variant, game.position());
+    GameRecord {
+        id: id.to_owned(),
+        version,
+        board: variant.setup().board.into(),
+        players: variant.players(),
+        options: RuleOptions::from(&variant.setup().options),
+        first_seat: game.first().index(),
+        export: export_text(id, doc, game, &moves),
+        moves,
+        result,
+        start_position: doc.start_position.clone(),
+        position,
+    }
+}
+
+/// The game as text: tag lines in brackets, then one move per line. Seats are counted from 1
+/// here, as in the position notation.
+fn export_text(id: &str, doc: &Document, game: &Game, moves: &[MoveView]) -> String {
+    use std::fmt::Write as _;
+    let variant = game.variant();
+    let setup = variant.setup();
+    let mut out = String::new();
+    let pairs = setup.options.to_pairs();
+    let options = if pairs.is_empty() {
+        "-".to_owned()
+    } else {
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let _ = writeln!(out, "[Game \"{id}\"]");
+    let _ = writeln!(out, "[Board \"{}\"]", setup.board.name());
+    let _ = writeln!(out, "[Players \"{}\"]", setup.players);
+    let _ = writeln!(out, "[Options \"{options}\"]");
+    for (i, s) in doc.seats.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "[Seat{} \"{}\"]",
+            i + 1,
+            s.name.replace(['"', '\n', '\r'], "'")
+        );
+    }
+    let _ = writeln!(out, "[First \"{}\"]", game.first().index() + 1);
+    let result = match game.outcome() {
+        None => "*".to_owned(),
+        Some(o) => match (o.draw, o.winner()) {
+            (Some(reason), _) => format!("draw ({reason:?})").to_lowercase(),
+            (None, Some(w)) => format!(
+                "won by {}",
+                w.iter()
+                    .map(|s| (s.index() + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            ),
+            (None, None) => "finished".to_owned(),
+        },
+    };
+    let _ = writeln!(out, "[Result \"{result}\"]");
+    let _ = writeln!(out, "[Start \"{}\"]", doc.start_position);
+    out.push('\n');
+    for m in moves {
+        let _ = write!(out, "{}. {} {}", m.ply, m.seat + 1, m.notation);
+        if !m.skipped.is_empty() {
+            let skipped: Vec<String> = m.skipped.iter().map(|s| (s + 1).to_string()).collect();
+            let _ = write!(out, " (skipped {})", skipped.join(","));
+        }
+        out.push('\n');
+    }
+    out
+}

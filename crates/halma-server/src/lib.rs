@@ -1,0 +1,27 @@
+//! The Halma game service: a stateless REST API for Chinese checkers and Halma.
+//!
+//! This crate holds the service infrastructure: configuration from the environment
+//! ([`config`]), the HTTP error type rendered as RFC 9457 problem documents ([`error`],
+//! [`problem`], [`extractors`]), the game store with its in-memory and Redis back ends
+//! ([`store`]), secret tokens ([`token`]), logging ([`telemetry`]), the operational routes
+//! and the OpenAPI document ([`routes`], [`openapi`]), and the application itself
+//! ([`startup`]).
+//!
+//! The binary (`src/main.rs`) reads a [`config::Config`] from the environment and runs
+//! [`startup::Application`]; tests build the same application on port 0.
+#![forbid(unsafe_code)]
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod extractors;
+pub mod games;
+pub mod openapi;
+pub mod problem;
+pub mod render;
+pub mod routes;
+pub mod startup;
+pub mod state;
+pub mod store;
+pub mod telemetry;
+pub mod token;

@@ -1,0 +1,78 @@
+//! The OpenAPI document, generated from the handlers and types (utoipa; OpenAPI 3.1).
+
+use utoipa::OpenApi;
+
+use crate::api;
+use crate::problem::Problem;
+use crate::routes::boards;
+use crate::routes::games::{self, AiTurnsRequest};
+use crate::routes::health::{self, Liveness, Readiness};
+
+/// The service's OpenAPI document: `ApiDoc::openapi()`.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Halma game service",
+        description = "A stateless REST service that hosts games of Chinese checkers and Halma. \
+            Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code`."
+    ),
+    paths(
+        games::create_game,
+        games::get_game,
+        games::list_moves,
+        games::play_move,
+        games::ai_turns,
+        games::suggestion,
+        games::record,
+        games::rematch,
+        boards::list_boards,
+        boards::get_board,
+        boards::rule_options,
+        health::healthz,
+        health::readyz
+    ),
+    components(schemas(
+        Problem,
+        Liveness,
+        Readiness,
+        AiTurnsRequest,
+        api::BoardName,
+        api::ForeignCornersRule,
+        api::BackwardStepsRule,
+        api::RuleOptions,
+        api::RulesInForce,
+        api::SeatKind,
+        api::SeatRequest,
+        api::CreateGameRequest,
+        api::SeatView,
+        api::ArmyView,
+        api::GameStatus,
+        api::Standing,
+        api::DrawReason,
+        api::PlaceView,
+        api::GameResult,
+        api::MoveView,
+        api::GameView,
+        api::GameTokens,
+        api::CreatedGame,
+        api::LegalMoveView,
+        api::LegalMoves,
+        api::PlayMoveRequest,
+        api::MoveOutcome,
+        api::SuggestionView,
+        api::GameRecord,
+        api::CellView,
+        api::CornerView,
+        api::BoardView,
+        api::BoardList,
+        api::BoardSummary,
+        api::RuleOptionInfo,
+        api::RuleOptionList
+    )),
+    tags(
+        (name = "games", description = "Create games, read them, list and play moves, ask the AI."),
+        (name = "boards", description = "Board geometry and rule options, for drawing boards and building setup forms."),
+        (name = "operations", description = "Liveness and readiness of the service.")
+    )
+)]
+pub struct ApiDoc;

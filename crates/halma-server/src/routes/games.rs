@@ -1,0 +1,452 @@
+//! The game routes: create, read (with `ETag`, `If-None-Match` and long polling), legal moves,
+//! play a move, AI turns, suggestion, record, picture, rematch.
+
+use std::time::{Duration, Instant};
+
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::api::{
+    CreateGameRequest, CreatedGame, GamePath, GameRecord, GameView, LegalMoves, MoveOutcome,
+    MovesQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
+};
+use crate::error::ApiError;
+use crate::games::{self, views};
+use crate::problem::Problem;
+use crate::state::AppState;
+use crate::store::Version;
+use crate::token::bearer_token;
+
+/// Longest long poll, in seconds.
+const MAX_WAIT_SECS: u64 = 30;
+/// How often a long poll looks at the store.
+const POLL_EVERY: Duration = Duration::from_millis(100);
+
+/// Registers the game routes.
+pub fn configure(config: &mut web::ServiceConfig) {
+    config
+        .service(web::resource("/v1/games").route(web::post().to(create_game)))
+        .service(web::resource("/v1/games/{id}").route(web::get().to(get_game)))
+        .service(
+            web::resource("/v1/games/{id}/moves")
+                .route(web::get().to(list_moves))
+                .route(web::post().to(play_move)),
+        )
+        .service(web::resource("/v1/games/{id}/ai-turns").route(web::post().to(ai_turns)))
+        .service(web::resource("/v1/games/{id}/suggestion").route(web::get().to(suggestion)))
+        .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
+        .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(picture)))
+        .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)));
+}
+
+/// The strong `ETag` of a version: `"7"`.
+pub fn etag(version: Version) -> String {
+    format!("\"{version}\"")
+}
+
+/// Reads a version from an entity tag: `"7"`, `W/"7"` or `7`.
+fn tag_version(tag: &str) -> Option<Version> {
+    let tag = tag.trim();
+    let tag = tag.strip_prefix("W/").unwrap_or(tag);
+    tag.trim_matches('"').parse().ok()
+}
+
+/// The version a write is based on: the `If-Match` header, else the body's `version`.
+///
+/// # Errors
+/// 428 when neither is given (or `If-Match: *`), 400 for an `If-Match` that names no version,
+/// 412 when they disagree... (the header wins when both are given and agree).
+fn expected_version(
+    headers: &HeaderMap,
+    body_version: Option<Version>,
+) -> Result<Version, ApiError> {
+    match headers.get(header::IF_MATCH) {
+        Some(value) => {
+            let text = value
+                .to_str()
+                .map_err(|_| ApiError::BadRequest("If-Match is not text.".into()))?;
+            if text.trim() == "*" {
+                return Err(ApiError::PreconditionRequired);
+            }
+            let versions: Vec<Option<Version>> = text.split(',').map(tag_version).collect();
+            match versions.as_slice() {
+                [Some(v)] => {
+                    if body_version.is_some_and(|b| b != *v) {
+                        return Err(ApiError::BadRequest(format!(
+                            "If-Match names version {v} but the body's version is {}.",
+                            body_version.unwrap_or_default()
+                        )));
+                    }
+                    Ok(*v)
+                }
+                _ => Err(ApiError::BadRequest(format!(
+                    "If-Match must name one version as an entity tag, e.g. \"7\"; got {text:?}."
+                ))),
+            }
+        }
+        None => body_version.ok_or(ApiError::PreconditionRequired),
+    }
+}
+
+fn json_with_etag<T: serde::Serialize>(
+    status: actix_web::http::StatusCode,
+    version: Version,
+    body: &T,
+) -> HttpResponse {
+    let mut response = HttpResponse::build(status);
+    if let Ok(value) = HeaderValue::from_str(&etag(version)) {
+        response.insert_header((header::ETAG, value));
+    }
+    response.insert_header((header::CACHE_CONTROL, "no-cache"));
+    response.json(body)
+}
+
+fn not_modified(version: Version) -> HttpResponse {
+    let mut response = HttpResponse::NotModified();
+    if let Ok(value) = HeaderValue::from_str(&etag(version)) {
+        response.insert_header((header::ETAG, value));
+    }
+    response.finish()
+}
+
+fn none_match(headers: &HeaderMap, version: Version) -> bool {
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|text| {
+            text.trim() == "*" || text.split(',').any(|t| tag_version(t) == Some(version))
+        })
+}
+
+/// Creates a game.
+#[utoipa::path(
+    post,
+    path = "/v1/games",
+    tag = "games",
+    operation_id = "create_game",
+    request_body = CreateGameRequest,
+    responses(
+        (status = 201, description = "The game, with its secret tokens (shown only here). AI seats to move first have moved.", body = CreatedGame,
+            headers(("ETag" = String, description = "The game's version as an entity tag."), ("Location" = String, description = "The game's URL."))),
+        (status = "4XX", description = "The request is malformed (400 `invalid_json`, 413, 415) or the setup cannot be played (422 `invalid_setup` with a `reason`).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503, retry after `Retry-After`) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    body: web::Json<CreateGameRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, version, created) = games::create(&state, &body).await?;
+    let mut response = json_with_etag(actix_web::http::StatusCode::CREATED, version, &created);
+    if let Ok(location) = HeaderValue::from_str(&format!("/v1/games/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// Query of `GET /v1/games/{id}`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct GetGameQuery {
+    /// Long polling: with `If-None-Match` naming the current version, wait up to this many
+    /// seconds (at most 30) for the game to change before answering 304.
+    pub wait_secs: Option<u64>,
+}
+
+/// Reads a game.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}",
+    tag = "games",
+    operation_id = "get_game",
+    params(GamePath, GetGameQuery,
+        ("If-None-Match" = Option<String>, Header, description = "An entity tag from an earlier answer: 304 when the game has not changed.")),
+    responses(
+        (status = 200, description = "The game.", body = GameView, headers(("ETag" = String, description = "The game's version."))),
+        (status = 304, description = "Not modified since the version in `If-None-Match`."),
+        (status = "4XX", description = "Unknown game (404 `game_not_found`) or a bad query (400).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    query: web::Query<GetGameQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let wait = Duration::from_secs(query.wait_secs.unwrap_or(0).min(MAX_WAIT_SECS));
+    let started = Instant::now();
+    loop {
+        let loaded = games::load(&state, &path.id).await?;
+        if !none_match(req.headers(), loaded.version) {
+            let view: GameView =
+                views::game_view(&path.id, loaded.version, &loaded.doc, &loaded.game);
+            return Ok(json_with_etag(
+                actix_web::http::StatusCode::OK,
+                loaded.version,
+                &view,
+            ));
+        }
+        if started.elapsed() + POLL_EVERY > wait {
+            return Ok(not_modified(loaded.version));
+        }
+        tokio::time::sleep(POLL_EVERY).await;
+    }
+}
+
+/// Lists the legal moves of the seat to move.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/moves",
+    tag = "games",
+    operation_id = "list_moves",
+    params(GamePath, MovesQuery),
+    responses(
+        (status = 200, description = "Each legal (from, to) pair once, with a shortest path.", body = LegalMoves, headers(("ETag" = String, description = "The game's version."))),
+        (status = "4XX", description = "Unknown game (404) or a cell name that is not on the board (400 `bad_notation`).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_moves(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    query: web::Query<MovesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let loaded = games::load(&state, &path.id).await?;
+    let game = &loaded.game;
+    let variant = game.variant();
+    let board = variant.board();
+    let moves = match (&query.from, game.to_move()) {
+        (_, None) => Vec::new(),
+        (None, Some(_)) => game.legal_moves(),
+        (Some(from), Some(_)) => {
+            let cell = board
+                .parse_cell(from.trim())
+                .map_err(|e| ApiError::BadNotation(format!("{e}.")))?;
+            let mut out = Vec::new();
+            if let Some(army) = game.position().army_at(cell) {
+                if variant.armies()[army].owner == game.position().to_move() {
+                    variant.piece_moves_with_paths(game.position(), army, cell.index(), &mut out);
+                }
+            }
+            out
+        }
+    };
+    let body = LegalMoves {
+        version: loaded.version,
+        to_move: game.to_move().map(|s| s.index()),
+        moves: moves
+            .iter()
+            .map(|m| views::legal_move_view(board, m))
+            .collect(),
+    };
+    Ok(json_with_etag(
+        actix_web::http::StatusCode::OK,
+        loaded.version,
+        &body,
+    ))
+}
+
+/// Plays a move for the seat to move; the AI seats that follow reply before the answer.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/moves",
+    tag = "games",
+    operation_id = "play_move",
+    params(GamePath,
+        ("If-Match" = String, Header, nullable = false, description = "The version the move is based on, as an entity tag (`\"7\"`); or send `version` in the body."),
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <token>`: the seat's token, or the host token.")),
+    request_body = PlayMoveRequest,
+    responses(
+        (status = 200, description = "The game after the move and the AI replies.", body = MoveOutcome, headers(("ETag" = String, description = "The new version."))),
+        (status = "4XX", description = "400 malformed request or `bad_notation`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 412 `version_mismatch` (with `current_version`); 422 `illegal_move` with a `reason` (`not_your_turn`, `game_over`, `cell_occupied`, `goal_locked`, `unreachable`, ...); 428 `precondition_required`.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn play_move(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+    body: web::Json<PlayMoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let expected = expected_version(req.headers(), body.version)?;
+    let (version, outcome) = games::play(&state, &path.id, token, expected, &body).await?;
+    Ok(json_with_etag(
+        actix_web::http::StatusCode::OK,
+        version,
+        &outcome,
+    ))
+}
+
+/// Body of `POST /v1/games/{id}/ai-turns`.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct AiTurnsRequest {
+    /// The version the request is based on, when no `If-Match` header is sent.
+    pub version: Option<Version>,
+}
+
+/// Lets the AI seats move while one of them is to move (games where the AI plays every seat
+/// advance one round per call). Host token only.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/ai-turns",
+    tag = "games",
+    operation_id = "ai_turns",
+    params(GamePath,
+        ("If-Match" = String, Header, nullable = false, description = "The version the request is based on; or send `version` in the body."),
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <host token>`.")),
+    request_body = AiTurnsRequest,
+    responses(
+        (status = 200, description = "The game after the AI moves.", body = MoveOutcome, headers(("ETag" = String, description = "The new version."))),
+        (status = "4XX", description = "401, 403 (not the host token), 404, 412, 422 (`not_ai_turn`, `game_over`), 428.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn ai_turns(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+    body: web::Json<AiTurnsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let expected = expected_version(req.headers(), body.version)?;
+    let (version, outcome) = games::ai_turns(&state, &path.id, token, expected).await?;
+    Ok(json_with_etag(
+        actix_web::http::StatusCode::OK,
+        version,
+        &outcome,
+    ))
+}
+
+/// Suggests a move for the seat to move (read-only; nothing is played).
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/suggestion",
+    tag = "games",
+    operation_id = "suggest_move",
+    params(GamePath, SuggestionQuery),
+    responses(
+        (status = 200, description = "The suggested move, its path, score and search statistics.", body = SuggestionView, headers(("ETag" = String, description = "The game's version."))),
+        (status = "4XX", description = "Unknown game (404), bad level or time (400), game over (422 `illegal_move`, reason `game_over`).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn suggestion(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    query: web::Query<SuggestionQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (version, body) = games::suggest(&state, &path.id, &query).await?;
+    Ok(json_with_etag(
+        actix_web::http::StatusCode::OK,
+        version,
+        &body,
+    ))
+}
+
+/// The game's full record and its text export.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/record",
+    tag = "games",
+    operation_id = "get_record",
+    params(GamePath),
+    responses(
+        (status = 200, description = "Every move, the result, the positions and the text export.", body = GameRecord, headers(("ETag" = String, description = "The game's version."))),
+        (status = "4XX", description = "Unknown game (404).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn record(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+) -> Result<HttpResponse, ApiError> {
+    let loaded = games::load(&state, &path.id).await?;
+    let body: GameRecord = views::record_view(&path.id, loaded.version, &loaded.doc, &loaded.game);
+    Ok(json_with_etag(
+        actix_web::http::StatusCode::OK,
+        loaded.version,
+        &body,
+    ))
+}
+
+/// A picture of the game (SVG), for an `<img>` tag. Not part of the OpenAPI document, whose
+/// bodies are JSON.
+pub async fn picture(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let loaded = games::load(&state, &path.id).await?;
+    if none_match(req.headers(), loaded.version) {
+        return Ok(not_modified(loaded.version));
+    }
+    let game = &loaded.game;
+    let highlight = game
+        .record()
+        .last()
+        .map(|m| m.path.clone())
+        .unwrap_or_default();
+    let options = crate::render::RenderOptions {
+        highlight,
+        ..crate::render::RenderOptions::default()
+    };
+    let svg = crate::render::board_svg(game.variant(), game.position(), &options);
+    let mut response = HttpResponse::Ok();
+    if let Ok(value) = HeaderValue::from_str(&etag(loaded.version)) {
+        response.insert_header((header::ETAG, value));
+    }
+    Ok(response
+        .content_type("image/svg+xml")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(svg))
+}
+
+/// Starts a rematch: the same setup and seats, the first move passed to the next seat. Host
+/// token only; the new game has new tokens.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/rematch",
+    tag = "games",
+    operation_id = "rematch",
+    params(GamePath,
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <host token>`.")),
+    responses(
+        (status = 201, description = "The new game with its tokens.", body = CreatedGame,
+            headers(("ETag" = String, description = "The new game's version."), ("Location" = String, description = "The new game's URL."))),
+        (status = "4XX", description = "401, 403 (not the host token), 404.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn rematch(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let (id, version, created) = games::rematch(&state, &path.id, token).await?;
+    let mut response = json_with_etag(actix_web::http::StatusCode::CREATED, version, &created);
+    if let Ok(location) = HeaderValue::from_str(&format!("/v1/games/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_tags() {
+        assert_eq!(tag_version("\"7\""), Some(7));
+        assert_eq!(tag_version("W/\"12\""), Some(12));
+        assert_eq!(tag_version(" 3 "), Some(3));
+        assert_eq!(tag_version("\"x\""), None);
+        assert_eq!(etag(5), "\"5\"");
+    }
+}

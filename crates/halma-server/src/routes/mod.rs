@@ -1,0 +1,21 @@
+//! The operational routes: health checks and API documentation.
+//!
+//! The game routes join these in [`configure`].
+
+pub mod boards;
+pub mod docs;
+pub mod games;
+pub mod health;
+
+use actix_web::web::ServiceConfig;
+use utoipa::openapi::OpenApi;
+
+/// Registers every route; `openapi` is the document served at `/openapi.json`.
+pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
+    config
+        .service(health::healthz)
+        .service(health::readyz)
+        .configure(games::configure)
+        .configure(boards::configure)
+        .configure(|config| docs::configure(config, openapi));
+}

@@ -1,0 +1,162 @@
+//! The application: binds the listener, assembles the routes, runs the server.
+
+use std::net::TcpListener;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::{from_fn, ErrorHandlers};
+use actix_web::{web, App, HttpServer};
+use utoipa::OpenApi as _;
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::extractors;
+use crate::openapi::ApiDoc;
+use crate::problem::problem_fallback;
+use crate::routes;
+use crate::state::AppState;
+use crate::store::{Store, StoreError};
+use crate::telemetry::log_request;
+
+/// Seconds the server waits for open requests when asked to stop.
+const SHUTDOWN_TIMEOUT_SECS: u64 = 10;
+
+/// A bound, not yet running, server.
+///
+/// ```no_run
+/// use halma_server::{config::Config, startup::Application};
+/// # async fn start() -> Result<(), Box<dyn std::error::Error>> {
+/// let config = Config { bind: "127.0.0.1:0".into(), ..Config::default() };
+/// let app = Application::build(config).await?;
+/// println!("listening on port {}", app.port());
+/// app.run_until_stopped().await?;
+/// # Ok(())
+/// # }
+/// ```
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Opens the configured store and binds `config.bind`. The store need not answer yet:
+    /// `/readyz` reports 503 until it does.
+    ///
+    /// Must be awaited inside a Tokio runtime (the actix runtime is one).
+    ///
+    /// # Errors
+    /// [`StartupError`] when the store cannot be set up or the address cannot be bound.
+    pub async fn build(config: Config) -> Result<Self, StartupError> {
+        let store = Store::from_config(&config)
+            .await
+            .map_err(StartupError::Store)?;
+        match &config.redis_url {
+            Some(url) => {
+                tracing::info!(redis = %url, key_prefix = %config.key_prefix, "game store: Redis")
+            }
+            None => tracing::info!(
+                "game store: in memory (set REDIS_URL to share games between instances)"
+            ),
+        }
+        if let Err(err) = store.ping().await {
+            tracing::warn!(
+                error = %err,
+                "the game store does not answer yet; /readyz reports 503 until it does"
+            );
+        }
+        Self::build_with_store(&config, store)
+    }
+
+    /// Binds `config.bind` and serves `store`.
+    ///
+    /// # Errors
+    /// [`StartupError::Bind`] when the address cannot be bound.
+    pub fn build_with_store(config: &Config, store: Store) -> Result<Self, StartupError> {
+        let listener = TcpListener::bind(&config.bind).map_err(|source| StartupError::Bind {
+            address: config.bind.clone(),
+            source,
+        })?;
+        let address = listener.local_addr().map_err(StartupError::Io)?;
+        let state = web::Data::new(AppState::new(store, config));
+        let server = HttpServer::new(move || app(state.clone()))
+            .shutdown_timeout(SHUTDOWN_TIMEOUT_SECS)
+            .listen(listener)
+            .map_err(StartupError::Io)?
+            .run();
+        tracing::info!(
+            %address,
+            game_ttl_secs = config.game_ttl.as_secs(),
+            max_body_bytes = config.max_body_bytes,
+            ai_max_ms = config.ai_max_time.as_millis(),
+            "listening"
+        );
+        Ok(Self {
+            port: address.port(),
+            server,
+        })
+    }
+
+    /// The port the server listens on (useful when the configuration asked for port 0).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves requests until the server is stopped (SIGINT or SIGTERM stop it gracefully).
+    ///
+    /// # Errors
+    /// An I/O error of the server.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// The actix application for `state`: shared data, extractor limits and their problem
+/// documents, every route, a problem-document 404 for unknown paths, the problem fallback
+/// for errors actix answers itself, and request logging.
+pub fn app(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let limit = state.max_body_bytes;
+    App::new()
+        .app_data(state)
+        .app_data(extractors::json_config(limit))
+        .app_data(extractors::payload_config(limit))
+        .app_data(extractors::query_config())
+        .app_data(extractors::path_config())
+        .configure(|config| routes::configure(config, ApiDoc::openapi()))
+        .default_service(web::to(route_not_found))
+        .wrap(ErrorHandlers::new().default_handler(problem_fallback))
+        .wrap(from_fn(log_request))
+}
+
+async fn route_not_found() -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError::RouteNotFound)
+}
+
+/// Why the application could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// The game store could not be set up.
+    #[error("cannot set up the game store")]
+    Store(#[source] StoreError),
+    /// The listen address could not be bound.
+    #[error("cannot listen on {address}")]
+    Bind {
+        /// The configured address.
+        address: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Another I/O error while setting up the server.
+    #[error("cannot set up the server")]
+    Io(#[source] std::io::Error),
+}

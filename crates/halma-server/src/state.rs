@@ -1,0 +1,40 @@
+//! What every request handler shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::config::Config;
+use crate::games::variants::VariantCache;
+use crate::store::Store;
+
+/// Shared state of the application, registered as `web::Data<AppState>`.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The game store.
+    pub store: Store,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Cap on the time budget a client may ask of the AI.
+    pub ai_max_time: Duration,
+    /// Slots for AI searches: one per core, so searches never crowd out request handling.
+    pub ai_slots: Arc<Semaphore>,
+    /// Validated variants shared by the games with the same setup.
+    pub variants: Arc<VariantCache>,
+}
+
+impl AppState {
+    /// The state for `store` with the limits of `config`.
+    pub fn new(store: Store, config: &Config) -> Self {
+        Self {
+            store,
+            max_body_bytes: config.max_body_bytes,
+            ai_max_time: config.ai_max_time,
+            ai_slots: Arc::new(Semaphore::new(
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            )),
+            variants: Arc::new(VariantCache::default()),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! The game store: versioned, opaque game documents with idle expiry.
+//!
+//! Every game is a JSON document (opaque to the store) with a version that starts at 1 and
+//! grows by one with every accepted write. Writes are compare-and-set on that version, so two
+//! clients racing on the same version get one success and one [`StoreError::VersionMismatch`],
+//! also across several service instances sharing one Redis.
+//!
+//! Expiry: every write (create and compare-and-set) restarts the game's idle timer; reads do
+//! not, so a game nobody moves in expires even while spectators watch it, and a read costs no
+//! write.
+//!
+//! [`Store`] is an enum over the two back ends: [`MemoryStore`] (the default, one process) and
+//! [`RedisStore`] (shared).
+
+mod memory;
+mod redis;
+
+use std::time::Duration;
+
+pub use self::memory::MemoryStore;
+pub use self::redis::RedisStore;
+use crate::config::Config;
+
+/// A game's version: 1 after creation, one more after each accepted write.
+pub type Version = u64;
+
+/// A stored game: its document and the version of that document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The version of `document`.
+    pub version: Version,
+    /// The game document (JSON, opaque to the store).
+    pub document: String,
+}
+
+/// Which back end a [`Store`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreKind {
+    /// The embedded in-memory store.
+    Memory,
+    /// A Redis server.
+    Redis,
+}
+
+impl StoreKind {
+    /// The kind's name: `memory` or `redis`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Memory => "memory",
+            Self::Redis => "redis",
+        }
+    }
+}
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `create` with an id that is already taken.
+    #[error("a game with this id already exists")]
+    AlreadyExists,
+    /// No game has this id (or it expired).
+    #[error("no game with this id")]
+    NotFound,
+    /// The write was based on a version that is no longer current.
+    #[error("version mismatch: the current version is {current}")]
+    VersionMismatch {
+        /// The current version.
+        current: Version,
+    },
+    /// The store could not be reached or refused the command.
+    #[error("the store is unavailable")]
+    Unavailable(#[source] ::redis::RedisError),
+    /// The store did not answer in time.
+    #[error("the store did not answer within {0:?}")]
+    TimedOut(Duration),
+    /// The stored data is not what this service writes.
+    #[error("corrupt data under key {key}: {detail}")]
+    Corrupt {
+        /// The key holding the data.
+        key: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+}
+
+/// The game store: in memory or in Redis.
+#[derive(Clone, Debug)]
+pub enum Store {
+    /// The embedded in-memory store.
+    Memory(MemoryStore),
+    /// The Redis store.
+    Redis(RedisStore),
+}
+
+impl Store {
+    /// The store the configuration asks for: Redis when `REDIS_URL` is set, memory otherwise.
+    ///
+    /// The Redis connection is opened lazily, so the service starts while Redis is down and
+    /// reports itself unready until Redis answers.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the Redis client rejects the URL.
+    pub async fn from_config(config: &Config) -> Result<Self, StoreError> {
+        Ok(match &config.redis_url {
+            Some(url) => Self::Redis(
+                RedisStore::open(url.expose_secret(), &config.key_prefix, config.game_ttl).await?,
+            ),
+            None => Self::Memory(MemoryStore::new(config.game_ttl)),
+        })
+    }
+
+    /// Which back end this store uses.
+    pub fn kind(&self) -> StoreKind {
+        match self {
+            Self::Memory(_) => StoreKind::Memory,
+            Self::Redis(_) => StoreKind::Redis,
+        }
+    }
+
+    /// Stores a new game at version 1.
+    ///
+    /// # Errors
+    /// [`StoreError::AlreadyExists`] when the id is taken; for Redis also
+    /// [`StoreError::Unavailable`] and [`StoreError::TimedOut`].
+    pub async fn create(&self, id: &str, document: &str) -> Result<Version, StoreError> {
+        match self {
+            Self::Memory(store) => store.create(id, document),
+            Self::Redis(store) => store.create(id, document).await,
+        }
+    }
+
+    /// Reads a game; `None` when no game has this id (or it expired). Does not restart the
+    /// idle timer.
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
+    /// [`StoreError::Corrupt`] when the key holds something this service did not write.
+    pub async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.get(id)),
+            Self::Redis(store) => store.get(id).await,
+        }
+    }
+
+    /// Replaces a game's document if its version is still `expected`; returns the new version
+    /// (`expected + 1`) and restarts the idle timer.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no game has this id, [`StoreError::VersionMismatch`]
+    /// with the current version when it is not `expected`; for Redis also
+    /// [`StoreError::Unavailable`], [`StoreError::TimedOut`] and [`StoreError::Corrupt`].
+    pub async fn compare_and_set(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+    ) -> Result<Version, StoreError> {
+        match self {
+            Self::Memory(store) => store.compare_and_set(id, expected, document),
+            Self::Redis(store) => store.compare_and_set(id, expected, document).await,
+        }
+    }
+
+    /// Checks that the store answers.
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match self {
+            Self::Memory(_) => Ok(()),
+            Self::Redis(store) => store.ping().await,
+        }
+    }
+}

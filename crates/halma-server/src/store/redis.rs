@@ -1,0 +1,248 @@
+//! The Redis store, shared by every service instance that uses the same Redis and prefix.
+//!
+//! Layout: one hash per game under `{prefix}game:{id}` with the fields `v` (the version, a
+//! decimal integer) and `doc` (the document), and a TTL set by every write. Create and
+//! compare-and-set are Lua scripts, so each runs atomically on the server; they are invoked
+//! with `EVALSHA` (falling back to loading the script) on one shared, multiplexed
+//! `ConnectionManager`. `WATCH`/`MULTI` is not used: on a shared connection it loses updates.
+//!
+//! The connection manager reconnects by itself after Redis comes back; until then every
+//! operation fails quickly with [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+
+use std::future::Future;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use ::redis::{Client, RedisError, Script};
+
+use super::{StoreError, StoredGame, Version};
+
+/// Upper bound on one store operation, reconnection attempts included.
+const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
+/// Upper bound on opening one TCP connection to Redis.
+const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
+/// Upper bound on waiting for one reply.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// Connection attempts repeated after a failed one, before an operation gives up.
+const RECONNECT_RETRIES: usize = 2;
+
+/// Creates a game unless its key exists.
+/// KEYS[1] game key; ARGV[1] document; ARGV[2] TTL in milliseconds. Returns 1, or 0 if taken.
+static CREATE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+",
+    )
+});
+
+/// Replaces a game's document if its version is the expected one.
+/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds.
+/// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
+/// {2, new version} stored; {3, detail} corrupt record.
+static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    return {3, 'the hash has no version field'}
+  end
+  return {0, ''}
+end
+if current ~= ARGV[1] then
+  return {1, current}
+end
+local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'doc', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {2, new}
+",
+    )
+});
+
+/// A Redis-backed store; cheap to clone (clones share the connection).
+#[derive(Clone)]
+pub struct RedisStore {
+    connection: ConnectionManager,
+    key_prefix: Arc<str>,
+    ttl_millis: u64,
+}
+
+impl std::fmt::Debug for RedisStore {
+    // The connection's own Debug prints the client's connection info, password included.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("key_prefix", &self.key_prefix)
+            .field("ttl_millis", &self.ttl_millis)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisStore {
+    /// A store on the Redis at `url`, keys prefixed with `key_prefix`, games expiring after
+    /// `ttl` without writes. The connection opens on first use (a
+    /// [`Store::ping`](super::Store::ping) opens it now). Await this inside a Tokio runtime:
+    /// the runtime runs the connection's tasks.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the client rejects the URL.
+    pub async fn open(url: &str, key_prefix: &str, ttl: Duration) -> Result<Self, StoreError> {
+        let client = Client::open(url).map_err(StoreError::Unavailable)?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECTION_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_number_of_retries(RECONNECT_RETRIES)
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_millis(500));
+        let connection = ConnectionManager::new_lazy_with_config(client, config)
+            .map_err(StoreError::Unavailable)?;
+        Ok(Self {
+            connection,
+            key_prefix: key_prefix.into(),
+            ttl_millis: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
+        })
+    }
+
+    /// The Redis key of a game.
+    pub fn key(&self, id: &str) -> String {
+        format!("{}game:{id}", self.key_prefix)
+    }
+
+    pub(super) async fn create(&self, id: &str, document: &str) -> Result<Version, StoreError> {
+        let key = self.key(id);
+        let mut connection = self.connection.clone();
+        let created: i64 = bounded(&key, async {
+            CREATE
+                .key(&key)
+                .arg(document)
+                .arg(self.ttl_millis)
+                .invoke_async(&mut connection)
+                .await
+        })
+        .await?;
+        match created {
+            1 => Ok(1),
+            _ => Err(StoreError::AlreadyExists),
+        }
+    }
+
+    pub(super) async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let key = self.key(id);
+        let mut connection = self.connection.clone();
+        let (version, document): (Option<String>, Option<String>) = bounded(&key, async {
+            ::redis::cmd("HMGET")
+                .arg(&key)
+                .arg("v")
+                .arg("doc")
+                .query_async(&mut connection)
+                .await
+        })
+        .await?;
+        match (version, document) {
+            (None, None) => Ok(None),
+            (Some(version), Some(document)) => Ok(Some(StoredGame {
+                version: parse_version(&key, &version)?,
+                document,
+            })),
+            (version, _) => Err(corrupt(
+                &key,
+                if version.is_none() {
+                    "the hash has no version field"
+                } else {
+                    "the hash has no document field"
+                },
+            )),
+        }
+    }
+
+    pub(super) async fn compare_and_set(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+    ) -> Result<Version, StoreError> {
+        let key = self.key(id);
+        let mut connection = self.connection.clone();
+        let (status, value): (i64, String) = bounded(&key, async {
+            COMPARE_AND_SET
+                .key(&key)
+                .arg(expected.to_string())
+                .arg(document)
+                .arg(self.ttl_millis)
+                .invoke_async(&mut connection)
+                .await
+        })
+        .await?;
+        match status {
+            0 => Err(StoreError::NotFound),
+            1 => Err(StoreError::VersionMismatch {
+                current: parse_version(&key, &value)?,
+            }),
+            2 => parse_version(&key, &value),
+            3 => Err(corrupt(&key, &value)),
+            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
+        }
+    }
+
+    pub(super) async fn ping(&self) -> Result<(), StoreError> {
+        let mut connection = self.connection.clone();
+        let _pong: String = bounded("PING", async {
+            ::redis::cmd("PING").query_async(&mut connection).await
+        })
+        .await?;
+        Ok(())
+    }
+}
+
+/// Runs a Redis operation within [`OPERATION_TIMEOUT`] and classifies its failure.
+async fn bounded<T>(
+    key: &str,
+    operation: impl Future<Output = Result<T, RedisError>>,
+) -> Result<T, StoreError> {
+    match tokio::time::timeout(OPERATION_TIMEOUT, operation).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(err)) => Err(classify(key, err)),
+        Err(_elapsed) => Err(StoreError::TimedOut(OPERATION_TIMEOUT)),
+    }
+}
+
+/// A reply of the wrong type means the key holds data we did not write; anything else
+/// (connection refused or dropped, timeouts, a server that is loading or read-only, ...) is
+/// an unavailable store, worth a retry.
+fn classify(key: &str, err: RedisError) -> StoreError {
+    use ::redis::ErrorKind;
+    let wrong_type = err.code() == Some("WRONGTYPE")
+        || matches!(
+            err.kind(),
+            ErrorKind::Parse | ErrorKind::UnexpectedReturnType
+        );
+    if wrong_type {
+        corrupt(key, &err.to_string())
+    } else {
+        StoreError::Unavailable(err)
+    }
+}
+
+fn parse_version(key: &str, text: &str) -> Result<Version, StoreError> {
+    match text.parse::<Version>() {
+        Ok(version) if version > 0 => Ok(version),
+        _ => Err(corrupt(
+            key,
+            &format!("the version field is not a positive integer: {text:?}"),
+        )),
+    }
+}
+
+fn corrupt(key: &str, detail: &str) -> StoreError {
+    StoreError::Corrupt {
+        key: key.to_owned(),
+        detail: detail.to_owned(),
+    }
+}

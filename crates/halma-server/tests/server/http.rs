@@ -1,0 +1,242 @@
+//! The application over real HTTP: started with `Application::build` on port 0.
+
+use std::time::{Duration, Instant};
+
+use halma_server::config::{Config, RedisUrl};
+use halma_server::problem::Problem;
+use halma_server::routes::health::{Liveness, Readiness};
+use halma_server::startup::Application;
+use reqwest::header::{CONTENT_TYPE, RETRY_AFTER};
+use reqwest::StatusCode;
+
+use crate::redis_server::{free_port, skip_or_fail, RedisServer, StartError};
+
+struct TestApp {
+    base: String,
+    client: reqwest::Client,
+}
+
+impl TestApp {
+    async fn spawn(config: Config) -> Self {
+        let config = Config {
+            bind: "127.0.0.1:0".to_owned(),
+            ..config
+        };
+        let app = Application::build(config).await.unwrap();
+        let base = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until_stopped());
+        Self {
+            base,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Polls `/readyz` until it answers `status`.
+    async fn wait_for_readiness(&self, status: StatusCode) -> Duration {
+        let started = Instant::now();
+        loop {
+            if self.get("/readyz").await.status() == status {
+                return started.elapsed();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(15),
+                "/readyz never answered {status}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+fn content_type(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn expect_problem(response: reqwest::Response, status: StatusCode, code: &str) -> Problem {
+    assert_eq!(response.status(), status);
+    assert_eq!(content_type(&response), "application/problem+json");
+    let problem: Problem = response.json().await.unwrap();
+    assert_eq!(problem.code, code);
+    assert_eq!(problem.status, status.as_u16());
+    problem
+}
+
+fn redis_config(server_port: u16) -> Config {
+    Config {
+        redis_url: Some(RedisUrl::parse(format!("redis://127.0.0.1:{server_port}")).unwrap()),
+        key_prefix: "http-test:".to_owned(),
+        ..Config::default()
+    }
+}
+
+#[tokio::test]
+async fn healthz_answers_ok() {
+    let app = TestApp::spawn(Config::default()).await;
+    let response = app.get("/healthz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.json::<Liveness>().await.unwrap(),
+        Liveness {
+            status: "ok".to_owned()
+        }
+    );
+}
+
+#[tokio::test]
+async fn readyz_answers_ready_with_the_memory_store() {
+    let app = TestApp::spawn(Config::default()).await;
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.json::<Readiness>().await.unwrap(),
+        Readiness {
+            status: "ready".to_owned(),
+            store: "memory".to_owned()
+        }
+    );
+}
+
+#[tokio::test]
+async fn readyz_follows_redis_down_and_up_again() {
+    let Some(mut redis) = RedisServer::start("readyz_follows_redis_down_and_up_again") else {
+        return;
+    };
+    let app = TestApp::spawn(redis_config(redis.port())).await;
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.json::<Readiness>().await.unwrap().store, "redis");
+
+    redis.stop();
+    let response = app.get("/readyz").await;
+    assert_eq!(
+        response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|value| value.to_str().ok()),
+        Some("2")
+    );
+    let problem = expect_problem(
+        response,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "store_unavailable",
+    )
+    .await;
+    assert!(!problem.detail.contains("127.0.0.1"), "{}", problem.detail);
+    // Still alive while not ready.
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+
+    redis.restart();
+    let recovered = app.wait_for_readiness(StatusCode::OK).await;
+    println!("/readyz answered 200 again {recovered:?} after Redis restarted");
+}
+
+#[tokio::test]
+async fn the_service_starts_while_redis_is_down() {
+    let port = free_port();
+    let app = TestApp::spawn(redis_config(port)).await;
+    expect_problem(
+        app.get("/readyz").await,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "store_unavailable",
+    )
+    .await;
+    let _redis = match RedisServer::start_on(port) {
+        Ok(redis) => redis,
+        Err(StartError::NotInstalled) => {
+            // Without redis-server (outside CI) only the first half runs.
+            skip_or_fail("the_service_starts_while_redis_is_down");
+            return;
+        }
+        Err(StartError::DidNotAnswer) => panic!("redis-server did not start on port {port}"),
+    };
+    app.wait_for_readiness(StatusCode::OK).await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_is_served() {
+    let app = TestApp::spawn(Config::default()).await;
+    let response = app.get("/openapi.json").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let document: serde_json::Value = response.json().await.unwrap();
+    let version = document["openapi"].as_str().unwrap_or_default();
+    assert!(version.starts_with("3.1"), "openapi {version}");
+    assert_eq!(document["info"]["title"], "Halma game service");
+    assert!(document["paths"]["/healthz"]["get"].is_object());
+    let readyz = &document["paths"]["/readyz"]["get"]["responses"];
+    assert!(readyz["200"]["content"]["application/json"].is_object());
+    assert!(readyz["503"]["content"]["application/problem+json"].is_object());
+    assert!(readyz["503"]["headers"]["Retry-After"].is_object());
+    let problem = &document["components"]["schemas"]["Problem"];
+    for member in ["type", "title", "status", "detail", "code"] {
+        assert!(
+            problem["required"]
+                .as_array()
+                .is_some_and(|required| required.iter().any(|name| name == member)),
+            "Problem.{member} is not required"
+        );
+    }
+    assert!(problem["properties"]["current_version"].is_object());
+    // Rust documentation sections stay out of the API documentation.
+    assert!(!document.to_string().contains("# Errors"));
+}
+
+#[tokio::test]
+async fn the_interactive_docs_work_offline() {
+    let app = TestApp::spawn(Config::default()).await;
+    // `/docs` redirects to `/docs/`, which serves Swagger UI's page.
+    let response = app.get("/docs").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.url().path(), "/docs/");
+    assert!(content_type(&response).starts_with("text/html"));
+    let page = response.text().await.unwrap();
+    assert!(page.contains("swagger-ui-bundle.js"), "{page}");
+    assert!(
+        !page.contains("https://"),
+        "the page loads something from the internet"
+    );
+
+    let bundle = app.get("/docs/swagger-ui-bundle.js").await;
+    assert_eq!(bundle.status(), StatusCode::OK);
+    assert!(content_type(&bundle).contains("javascript"));
+    assert!(bundle.bytes().await.unwrap().len() > 100_000);
+
+    let initializer = app.get("/docs/swagger-initializer.js").await;
+    assert_eq!(initializer.status(), StatusCode::OK);
+    assert!(initializer.text().await.unwrap().contains("/openapi.json"));
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_get_problem_documents() {
+    let app = TestApp::spawn(Config::default()).await;
+    expect_problem(
+        app.get("/no/such/thing").await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    )
+    .await;
+    expect_problem(
+        app.get("/docs/no-such-file.js").await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    )
+    .await;
+    let response = app
+        .client
+        .post(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    expect_problem(response, StatusCode::NOT_FOUND, "not_found").await;
+}

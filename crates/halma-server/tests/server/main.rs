@@ -1,0 +1,16 @@
+//! Integration tests of the service infrastructure: the store contract against both back ends
+//! (Redis ones against a private `redis-server`), and the application over HTTP.
+//!
+//! One test binary for everything, so the crate links once.
+
+// Tests fail by panicking: unwrapping is how a test says "this must succeed".
+#![allow(clippy::unwrap_used)]
+
+mod extractors;
+mod games;
+mod http;
+mod memory_store;
+mod openapi_doc;
+mod redis_server;
+mod redis_store;
+mod store_suite;

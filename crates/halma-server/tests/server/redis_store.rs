@@ -1,0 +1,246 @@
+//! The store contract against Redis, plus what only Redis has: the key layout, corrupt data,
+//! and an outage with recovery. Each test runs its own `redis-server`.
+
+use std::time::{Duration, Instant};
+
+use halma_server::store::{RedisStore, Store, StoreError};
+
+use crate::redis_server::RedisServer;
+use crate::store_suite::{self, SHORT_TTL};
+
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+const PREFIX: &str = "test:";
+
+async fn store(server: &RedisServer, ttl: Duration) -> Store {
+    Store::Redis(RedisStore::open(&server.url(), PREFIX, ttl).await.unwrap())
+}
+
+async fn raw_connection(server: &RedisServer) -> redis::aio::MultiplexedConnection {
+    redis::Client::open(server.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn create_get_and_compare_and_set() {
+    let Some(server) = RedisServer::start("create_get_and_compare_and_set") else {
+        return;
+    };
+    store_suite::create_get_and_compare_and_set(&store(&server, DAY).await).await;
+}
+
+#[tokio::test]
+async fn create_refuses_a_taken_id() {
+    let Some(server) = RedisServer::start("create_refuses_a_taken_id") else {
+        return;
+    };
+    store_suite::create_refuses_a_taken_id(&store(&server, DAY).await).await;
+}
+
+#[tokio::test]
+async fn stale_versions_get_the_current_one() {
+    let Some(server) = RedisServer::start("stale_versions_get_the_current_one") else {
+        return;
+    };
+    store_suite::stale_versions_get_the_current_one(&store(&server, DAY).await).await;
+}
+
+#[tokio::test]
+async fn unknown_games_are_not_found() {
+    let Some(server) = RedisServer::start("unknown_games_are_not_found") else {
+        return;
+    };
+    store_suite::unknown_games_are_not_found(&store(&server, DAY).await).await;
+}
+
+#[tokio::test]
+async fn idle_games_expire_and_writes_restart_the_timer() {
+    let Some(server) = RedisServer::start("idle_games_expire_and_writes_restart_the_timer") else {
+        return;
+    };
+    store_suite::idle_games_expire_and_writes_restart_the_timer(&store(&server, SHORT_TTL).await)
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_read_modify_write_loses_nothing() {
+    let Some(server) = RedisServer::start("concurrent_read_modify_write_loses_nothing") else {
+        return;
+    };
+    let outcome =
+        store_suite::concurrent_read_modify_write_loses_nothing(&store(&server, DAY).await).await;
+    println!(
+        "redis store race: final version {}, {} version mismatches retried",
+        outcome.final_version, outcome.conflicts
+    );
+}
+
+#[tokio::test]
+async fn games_are_hashes_with_version_and_document_and_a_ttl() {
+    let Some(server) = RedisServer::start("games_are_hashes_with_version_and_document_and_a_ttl")
+    else {
+        return;
+    };
+    let store = store(&server, DAY).await;
+    store.create("layout", r#"{"a":1}"#).await.unwrap();
+    store
+        .compare_and_set("layout", 1, r#"{"a":2}"#)
+        .await
+        .unwrap();
+    let mut raw = raw_connection(&server).await;
+    let (version, document): (String, String) = redis::cmd("HMGET")
+        .arg("test:game:layout")
+        .arg("v")
+        .arg("doc")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!((version.as_str(), document.as_str()), ("2", r#"{"a":2}"#));
+    let ttl_ms: i64 = redis::cmd("PTTL")
+        .arg("test:game:layout")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    let day_ms = i64::try_from(DAY.as_millis()).unwrap();
+    assert!(
+        ttl_ms > day_ms - 60_000 && ttl_ms <= day_ms,
+        "PTTL {ttl_ms}"
+    );
+}
+
+#[tokio::test]
+async fn corrupt_records_are_errors_not_panics() {
+    let Some(server) = RedisServer::start("corrupt_records_are_errors_not_panics") else {
+        return;
+    };
+    let store = store(&server, DAY).await;
+    let mut raw = raw_connection(&server).await;
+    let setup: [&[&str]; 4] = [
+        &["HSET", "test:game:text-version", "v", "seven", "doc", "{}"],
+        &["HSET", "test:game:no-version", "doc", "{}"],
+        &["HSET", "test:game:no-document", "v", "3"],
+        &["SET", "test:game:string", "{}"],
+    ];
+    for command in setup {
+        let mut cmd = redis::cmd(command[0]);
+        for arg in &command[1..] {
+            cmd.arg(*arg);
+        }
+        let _: redis::Value = cmd.query_async(&mut raw).await.unwrap();
+    }
+    for id in ["text-version", "no-version", "no-document", "string"] {
+        let read = store.get(id).await;
+        assert!(
+            matches!(&read, Err(StoreError::Corrupt { key, .. }) if key == &format!("test:game:{id}")),
+            "get {id}: {read:?}"
+        );
+    }
+    for id in ["text-version", "no-version", "string"] {
+        let write = store.compare_and_set(id, 1, "{}").await;
+        assert!(
+            matches!(&write, Err(StoreError::Corrupt { .. })),
+            "compare_and_set {id}: {write:?}"
+        );
+    }
+    // A corrupt record maps to a plain 500 for the client.
+    let err = halma_server::error::ApiError::from(store.get("string").await.unwrap_err());
+    assert_eq!(err.code(), "internal");
+}
+
+#[tokio::test]
+async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
+    let Some(mut server) =
+        RedisServer::start("an_outage_gives_unavailable_errors_and_the_store_recovers")
+    else {
+        return;
+    };
+    let store = store(&server, DAY).await;
+    store.create("before", "x").await.unwrap();
+
+    server.stop();
+    let outage = Instant::now();
+    for round in 0..3 {
+        let started = Instant::now();
+        let results = [
+            store.ping().await.err(),
+            store.get("before").await.err(),
+            store.create("during", "y").await.err(),
+            store.compare_and_set("before", 1, "z").await.err(),
+        ];
+        for result in results {
+            assert!(
+                matches!(
+                    result,
+                    Some(StoreError::Unavailable(_) | StoreError::TimedOut(_))
+                ),
+                "round {round}: {result:?}"
+            );
+        }
+        let elapsed = started.elapsed();
+        println!("outage round {round}: 4 failed operations in {elapsed:?}");
+        assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    }
+    let status = halma_server::error::ApiError::from(store.ping().await.unwrap_err());
+    assert_eq!(status.code(), "store_unavailable");
+
+    server.restart();
+    let restarted = Instant::now();
+    loop {
+        if store.ping().await.is_ok() {
+            break;
+        }
+        assert!(
+            restarted.elapsed() < Duration::from_secs(15),
+            "the store did not recover"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!(
+        "recovered {:?} after the restart ({:?} after the outage began)",
+        restarted.elapsed(),
+        outage.elapsed()
+    );
+    // The restarted Redis keeps nothing; new writes work on the same store value.
+    assert_eq!(store.get("before").await.unwrap(), None);
+    assert_eq!(store.create("after", "y").await.unwrap(), 1);
+    assert_eq!(store.compare_and_set("after", 1, "y2").await.unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_frozen_redis_times_out_instead_of_hanging() {
+    let Some(server) = RedisServer::start("a_frozen_redis_times_out_instead_of_hanging") else {
+        return;
+    };
+    let store = store(&server, DAY).await;
+    store.create("g", "x").await.unwrap();
+
+    server.signal("-STOP");
+    let started = Instant::now();
+    let result = store.get("g").await;
+    let elapsed = started.elapsed();
+    server.signal("-CONT");
+    println!("a read against a frozen Redis failed after {elapsed:?}: {result:?}");
+    assert!(
+        matches!(
+            result,
+            Err(StoreError::Unavailable(_) | StoreError::TimedOut(_))
+        ),
+        "{result:?}"
+    );
+    assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
+
+    let thawed = Instant::now();
+    loop {
+        if let Ok(Some(game)) = store.get("g").await {
+            assert_eq!(game.version, 1);
+            break;
+        }
+        assert!(
+            thawed.elapsed() < Duration::from_secs(15),
+            "no recovery after SIGCONT"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,165 @@
+//! The store contract, run against every back end (`memory_store.rs`, `redis_store.rs`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use halma_server::store::{Store, StoreError, StoredGame};
+use tokio::sync::Barrier;
+
+/// TTL for the expiry test: long enough for a loaded machine, short enough to wait for.
+pub const SHORT_TTL: Duration = Duration::from_millis(800);
+
+pub async fn create_get_and_compare_and_set(store: &Store) {
+    assert_eq!(store.create("g1", r#"{"moves":[]}"#).await.unwrap(), 1);
+    assert_eq!(
+        store.get("g1").await.unwrap(),
+        Some(StoredGame {
+            version: 1,
+            document: r#"{"moves":[]}"#.to_owned()
+        })
+    );
+    assert_eq!(
+        store
+            .compare_and_set("g1", 1, r#"{"moves":["a1-b2"]}"#)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store
+            .compare_and_set("g1", 2, r#"{"moves":["a1-b2","c3-d4"]}"#)
+            .await
+            .unwrap(),
+        3
+    );
+    let game = store.get("g1").await.unwrap().unwrap();
+    assert_eq!(game.version, 3);
+    assert_eq!(game.document, r#"{"moves":["a1-b2","c3-d4"]}"#);
+    store.ping().await.unwrap();
+}
+
+pub async fn create_refuses_a_taken_id(store: &Store) {
+    assert_eq!(store.create("taken", "first").await.unwrap(), 1);
+    assert!(matches!(
+        store.create("taken", "second").await,
+        Err(StoreError::AlreadyExists)
+    ));
+    let game = store.get("taken").await.unwrap().unwrap();
+    assert_eq!((game.version, game.document.as_str()), (1, "first"));
+}
+
+pub async fn stale_versions_get_the_current_one(store: &Store) {
+    store.create("g2", "v1").await.unwrap();
+    store.compare_and_set("g2", 1, "v2").await.unwrap();
+    for stale in [1, 3, 99] {
+        match store.compare_and_set("g2", stale, "lost").await {
+            Err(StoreError::VersionMismatch { current }) => assert_eq!(current, 2),
+            other => panic!("expected a version mismatch, got {other:?}"),
+        }
+    }
+    let game = store.get("g2").await.unwrap().unwrap();
+    assert_eq!((game.version, game.document.as_str()), (2, "v2"));
+}
+
+pub async fn unknown_games_are_not_found(store: &Store) {
+    assert_eq!(store.get("nobody").await.unwrap(), None);
+    assert!(matches!(
+        store.compare_and_set("nobody", 1, "x").await,
+        Err(StoreError::NotFound)
+    ));
+    // A failed compare-and-set does not create the game.
+    assert_eq!(store.get("nobody").await.unwrap(), None);
+}
+
+/// `store` must have been made with [`SHORT_TTL`].
+pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
+    store.create("idle", "v1").await.unwrap();
+    store.create("busy", "v1").await.unwrap();
+    tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(100)).await;
+    // A write restarts the timer; a read does not.
+    store.compare_and_set("busy", 1, "v2").await.unwrap();
+    assert!(store.get("idle").await.unwrap().is_some());
+    tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(100)).await;
+    assert_eq!(
+        store.get("idle").await.unwrap(),
+        None,
+        "idle game outlived its TTL"
+    );
+    assert!(matches!(
+        store.compare_and_set("idle", 1, "late").await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(
+        store.get("busy").await.unwrap().map(|game| game.version),
+        Some(2)
+    );
+    tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(200)).await;
+    assert_eq!(
+        store.get("busy").await.unwrap(),
+        None,
+        "busy game outlived its TTL"
+    );
+    // An expired id is free again.
+    assert_eq!(store.create("idle", "new").await.unwrap(), 1);
+}
+
+/// What the concurrency test saw.
+pub struct RaceOutcome {
+    pub final_version: u64,
+    pub conflicts: usize,
+}
+
+/// 50 tasks each append their number to a JSON list by read-modify-write, retrying on a
+/// version mismatch. Nothing may be lost: the final version is 51 and the list holds every
+/// number once.
+pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOutcome {
+    const TASKS: usize = 50;
+    store.create("race", "[]").await.unwrap();
+    let start = Arc::new(Barrier::new(TASKS));
+    let conflicts = Arc::new(AtomicUsize::new(0));
+    let mut handles = Vec::with_capacity(TASKS);
+    for task in 0..TASKS {
+        let store = store.clone();
+        let start = Arc::clone(&start);
+        let conflicts = Arc::clone(&conflicts);
+        handles.push(tokio::spawn(async move {
+            start.wait().await;
+            loop {
+                let game = store.get("race").await.unwrap().unwrap();
+                let mut list: Vec<usize> = serde_json::from_str(&game.document).unwrap();
+                list.push(task);
+                // Let the other tasks read the same version before this one writes.
+                tokio::task::yield_now().await;
+                let document = serde_json::to_string(&list).unwrap();
+                match store.compare_and_set("race", game.version, &document).await {
+                    Ok(version) => {
+                        assert_eq!(version, game.version + 1);
+                        break;
+                    }
+                    Err(StoreError::VersionMismatch { current }) => {
+                        assert!(current > game.version);
+                        conflicts.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(other) => panic!("task {task}: {other:?}"),
+                }
+            }
+        }));
+    }
+    for handle in handles {
+        handle.await.unwrap();
+    }
+    let game = store.get("race").await.unwrap().unwrap();
+    let mut list: Vec<usize> = serde_json::from_str(&game.document).unwrap();
+    list.sort_unstable();
+    assert_eq!(list, (0..TASKS).collect::<Vec<_>>(), "an update was lost");
+    assert_eq!(game.version, 51);
+    let conflicts = conflicts.load(Ordering::Relaxed);
+    // The barrier and the yield make the tasks overlap: without conflicts the test would not
+    // have tested the compare-and-set.
+    assert!(conflicts > 0, "the tasks never raced");
+    RaceOutcome {
+        final_version: game.version,
+        conflicts,
+    }
+}

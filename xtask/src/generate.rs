@@ -88,6 +88,11 @@ pub fn settings() -> GenerationSettings {
 /// already present. The client's requests say `Accept: application/json`; the body it receives
 /// is decoded as JSON whatever its `Content-Type`, so problem documents decode into their
 /// schema.
+///
+/// Header parameters lose `nullable`: a header is absent or a string, never JSON `null`, and
+/// progenitor's code for a nullable header (an `Option<Option<String>>` it then formats with
+/// `to_string`) does not compile. utoipa writes `Option<String>` header parameters nullable
+/// unless they say `nullable = false`.
 pub fn adjust_for_progenitor(spec_3_0: &mut Value) {
     fn rename_json_media_types(response: &mut Value) {
         let Some(content) = response.get_mut("content").and_then(Value::as_object_mut) else {
@@ -108,14 +113,40 @@ pub fn adjust_for_progenitor(spec_3_0: &mut Value) {
         }
     }
 
+    fn header_not_nullable(parameter: &mut Value) {
+        if parameter.get("in").and_then(Value::as_str) != Some("header") {
+            return;
+        }
+        if let Some(schema) = parameter.get_mut("schema").and_then(Value::as_object_mut) {
+            schema.remove("nullable");
+        }
+    }
+
+    fn parameter_list(holder: &mut Value) {
+        if let Some(parameters) = holder.get_mut("parameters").and_then(Value::as_array_mut) {
+            parameters.iter_mut().for_each(header_not_nullable);
+        }
+    }
+
     if let Some(paths) = spec_3_0.get_mut("paths").and_then(Value::as_object_mut) {
-        for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for item in paths.values_mut() {
+            parameter_list(item);
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
             for op in item.values_mut() {
+                parameter_list(op);
                 if let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) {
                     responses.values_mut().for_each(rename_json_media_types);
                 }
             }
         }
+    }
+    if let Some(parameters) = spec_3_0
+        .pointer_mut("/components/parameters")
+        .and_then(Value::as_object_mut)
+    {
+        parameters.values_mut().for_each(header_not_nullable);
     }
     if let Some(responses) = spec_3_0
         .pointer_mut("/components/responses")
@@ -232,6 +263,38 @@ mod tests {
             .get("application/problem+json")
             .is_some());
         assert!(components["Text"]["content"].get("text/plain").is_some());
+    }
+
+    #[test]
+    fn header_parameters_are_never_nullable() {
+        let nullable = json!({"type": "string", "nullable": true});
+        let mut spec = json!({
+            "paths": {"/g": {
+                "parameters": [{"name": "X-Item", "in": "header", "schema": nullable}],
+                "get": {
+                    "parameters": [
+                        {"name": "If-None-Match", "in": "header", "required": false, "schema": nullable},
+                        {"name": "q", "in": "query", "required": false, "schema": nullable},
+                        {"$ref": "#/components/parameters/Trace"}
+                    ],
+                    "responses": {}
+                }
+            }},
+            "components": {"parameters": {
+                "Trace": {"name": "Trace", "in": "header", "schema": nullable},
+                "Page": {"name": "page", "in": "query", "schema": nullable}
+            }}
+        });
+        adjust_for_progenitor(&mut spec);
+        let plain = json!({"type": "string"});
+        let get = &spec["paths"]["/g"]["get"]["parameters"];
+        assert_eq!(get[0]["schema"], plain);
+        assert_eq!(spec["paths"]["/g"]["parameters"][0]["schema"], plain);
+        assert_eq!(spec["components"]["parameters"]["Trace"]["schema"], plain);
+        // Query parameters keep `nullable`; references are left alone.
+        assert_eq!(get[1]["schema"], nullable);
+        assert_eq!(get[2], json!({"$ref": "#/components/parameters/Trace"}));
+        assert_eq!(spec["components"]["parameters"]["Page"]["schema"], nullable);
     }
 
     #[test]

@@ -14,8 +14,9 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct AiTurnsRequest {
+        ///The version the request is based on, when no `If-Match` header is sent.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub version: ::std::option::Option<U64>,
+        pub version: ::std::option::Option<u64>,
     }
     impl AiTurnsRequest {
         pub fn builder() -> builder::AiTurnsRequest {
@@ -1055,55 +1056,12 @@ star and 16 x 16, off where leave-home is on).*/
             Default::default()
         }
     }
-    ///`U64`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(transparent)]
-    pub struct U64(pub u64);
-    impl ::std::ops::Deref for U64 {
-        type Target = u64;
-        fn deref(&self) -> &u64 {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<U64> for u64 {
-        fn from(value: U64) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<u64> for U64 {
-        fn from(value: u64) -> Self {
-            Self(value)
-        }
-    }
-    impl ::std::fmt::Display for U64 {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for U64 {
-        type Err = <u64 as ::std::str::FromStr>::Err;
-        fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
-            Ok(Self(value.parse()?))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for U64 {
-        type Error = <u64 as ::std::str::FromStr>::Err;
-        fn try_from(value: &str) -> ::std::result::Result<Self, Self::Error> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<String> for U64 {
-        type Error = <u64 as ::std::str::FromStr>::Err;
-        fn try_from(value: String) -> ::std::result::Result<Self, Self::Error> {
-            value.parse()
-        }
-    }
     /// Types for composing complex structures.
     pub mod builder {
         #[derive(Clone, Debug)]
         pub struct AiTurnsRequest {
             version: ::std::result::Result<
-                ::std::option::Option<super::U64>,
+                ::std::option::Option<u64>,
                 ::std::string::String,
             >,
         }
@@ -1117,7 +1075,7 @@ star and 16 x 16, off where leave-home is on).*/
         impl AiTurnsRequest {
             pub fn version<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::U64>>,
+                T: ::std::convert::TryInto<::std::option::Option<u64>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.version = value
@@ -4912,7 +4870,7 @@ Sends a `POST` request to `/v1/games/{id}/ai-turns`
 Arguments:
 - `id`: The game's id.
 - `authorization`: `Bearer <host token>`.
-- `if_match`: The version the request is based on; or send `version` in the body.
+- `if_match`: The version the request is based on; or send `version` in the body. One of the two is required (428 without).
 - `body`
 ```ignore
 let response = client.ai_turns()
@@ -4950,7 +4908,7 @@ Sends a `POST` request to `/v1/games/{id}/moves`
 Arguments:
 - `id`: The game's id.
 - `authorization`: `Bearer <token>`: the seat's token, or the host token.
-- `if_match`: The version the move is based on, as an entity tag (`"7"`); or send `version` in the body.
+- `if_match`: The version the move is based on, as an entity tag (`"7"`); or send `version` in the body. One of the two is required (428 without).
 - `body`
 ```ignore
 let response = client.play_move()
@@ -5374,10 +5332,7 @@ pub mod builder {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
         wait_secs: Result<Option<u64>, String>,
-        if_none_match: Result<
-            Option<::std::option::Option<::std::string::String>>,
-            String,
-        >,
+        if_none_match: Result<Option<::std::string::String>, String>,
     }
     impl<'a> GetGame<'a> {
         pub fn new(client: &'a super::Client) -> Self {
@@ -5412,13 +5367,13 @@ pub mod builder {
         }
         pub fn if_none_match<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::option::Option<::std::string::String>>,
+            V: std::convert::TryInto<::std::string::String>,
         {
             self.if_none_match = value
                 .try_into()
                 .map(Some)
                 .map_err(|_| {
-                    "conversion to `:: std :: option :: Option < :: std :: string :: String >` for if_none_match failed"
+                    "conversion to `:: std :: string :: String` for if_none_match failed"
                         .to_string()
                 });
             self
@@ -5491,7 +5446,7 @@ pub mod builder {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
         authorization: Result<::std::string::String, String>,
-        if_match: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
         body: Result<types::builder::AiTurnsRequest, String>,
     }
     impl<'a> AiTurns<'a> {
@@ -5500,7 +5455,7 @@ pub mod builder {
                 client: client,
                 id: Err("id was not initialized".to_string()),
                 authorization: Err("authorization was not initialized".to_string()),
-                if_match: Err("if_match was not initialized".to_string()),
+                if_match: Ok(None),
                 body: Ok(::std::default::Default::default()),
             }
         }
@@ -5534,6 +5489,7 @@ pub mod builder {
         {
             self.if_match = value
                 .try_into()
+                .map(Some)
                 .map_err(|_| {
                     "conversion to `:: std :: string :: String` for if_match failed"
                         .to_string()
@@ -5589,7 +5545,9 @@ pub mod builder {
                     ),
                 );
             header_map.append("Authorization", authorization.to_string().try_into()?);
-            header_map.append("If-Match", if_match.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -5734,7 +5692,7 @@ pub mod builder {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
         authorization: Result<::std::string::String, String>,
-        if_match: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
         body: Result<types::builder::PlayMoveRequest, String>,
     }
     impl<'a> PlayMove<'a> {
@@ -5743,7 +5701,7 @@ pub mod builder {
                 client: client,
                 id: Err("id was not initialized".to_string()),
                 authorization: Err("authorization was not initialized".to_string()),
-                if_match: Err("if_match was not initialized".to_string()),
+                if_match: Ok(None),
                 body: Ok(::std::default::Default::default()),
             }
         }
@@ -5777,6 +5735,7 @@ pub mod builder {
         {
             self.if_match = value
                 .try_into()
+                .map(Some)
                 .map_err(|_| {
                     "conversion to `:: std :: string :: String` for if_match failed"
                         .to_string()
@@ -5832,7 +5791,9 @@ pub mod builder {
                     ),
                 );
             header_map.append("Authorization", authorization.to_string().try_into()?);
-            header_map.append("If-Match", if_match.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
             #[allow(unused_mut)]
             let mut request = client
                 .client

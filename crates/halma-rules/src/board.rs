@@ -206,6 +206,8 @@ pub struct Board {
     rays: Vec<Vec<u8>>,
     all: Bitboard,
     max_name_row: u8,
+    /// Star: the index of each row's first cell, from the bottom row, and the cell count last.
+    row_starts: Vec<u16>,
 }
 
 /// Direction vectors of the star in cube coordinates: E, NE, NW, W, SW, SE (row `z` grows
@@ -352,6 +354,17 @@ impl Board {
         neighbors: Vec<u8>,
         max_name_row: u8,
     ) -> Board {
+        // Star names are row letter + position, rows from the bottom: where each row starts.
+        let mut row_starts = Vec::new();
+        let mut last_row = None;
+        for (i, c) in cells.iter().enumerate().filter(|_| kind == BoardKind::Star) {
+            let row = c.name.as_bytes().first().copied();
+            if last_row != Some(row) {
+                row_starts.push(i as u16);
+                last_row = Some(row);
+            }
+        }
+        row_starts.push(cells.len() as u16);
         let len = cells.len();
         let mut landing = Box::new([[NONE; 8]; 256]);
         let mut jump_dirs = Box::new([0u8; 256]);
@@ -409,6 +422,7 @@ impl Board {
                 .map(|m| m.into_iter().map(|(c, (nb, two))| (c, nb, two)).collect())
                 .collect(),
             rays,
+            row_starts,
             max_name_row,
         }
     }
@@ -552,13 +566,14 @@ impl Board {
         }
         match self.kind {
             BoardKind::Star => {
-                // Names are laid out row by row from the bottom, so find the row's first index.
-                let wanted = format!("{letter}{num}");
-                self.cells
-                    .iter()
-                    .position(|c| c.name == wanted)
-                    .map(|i| Cell(i as u8))
-                    .ok_or_else(bad)
+                // Cells are indexed row by row from the bottom, so a row's cells follow its
+                // first one.
+                let start = usize::from(self.row_starts[usize::from(row)]);
+                let end = usize::from(self.row_starts[usize::from(row) + 1]);
+                if num == 0 || num > end - start {
+                    return Err(bad());
+                }
+                Ok(Cell((start + num - 1) as u8))
             }
             _ => {
                 let size = usize::from(self.max_name_row) + 1;

@@ -83,7 +83,7 @@ pub fn board_svg(variant: &Variant, position: &Position, options: &RenderOptions
 }
 
 // ---------------------------------------------------------------------------------------------
-// Colours and sizes.
+// Colours.
 
 /// A colour as red, green and blue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,7 +57,7 @@ fn tag_version(tag: &str) -> Option<Version> {
 ///
 /// # Errors
 /// 428 when neither is given (or `If-Match: *`), 400 for an `If-Match` that names no version,
-/// 412 when they disagree... (the header wins when both are given and agree).
+/// and when it disagrees with the body's `version`.
 fn expected_version(
     headers: &HeaderMap,
     body_version: Option<Version>,
@@ -163,7 +163,7 @@ pub struct GetGameQuery {
     tag = "games",
     operation_id = "get_game",
     params(GamePath, GetGameQuery,
-        ("If-None-Match" = Option<String>, Header, description = "An entity tag from an earlier answer: 304 when the game has not changed.")),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "An entity tag from an earlier answer: 304 when the game has not changed.")),
     responses(
         (status = 200, description = "The game.", body = GameView, headers(("ETag" = String, description = "The game's version."))),
         (status = 304, description = "Not modified since the version in `If-None-Match`."),
@@ -257,7 +257,7 @@ pub async fn list_moves(
     tag = "games",
     operation_id = "play_move",
     params(GamePath,
-        ("If-Match" = String, Header, nullable = false, description = "The version the move is based on, as an entity tag (`\"7\"`); or send `version` in the body."),
+        ("If-Match" = Option<String>, Header, nullable = false, description = "The version the move is based on, as an entity tag (`\"7\"`); or send `version` in the body. One of the two is required (428 without)."),
         ("Authorization" = String, Header, nullable = false, description = "`Bearer <token>`: the seat's token, or the host token.")),
     request_body = PlayMoveRequest,
     responses(
@@ -287,7 +287,7 @@ pub async fn play_move(
 #[serde(default, deny_unknown_fields)]
 pub struct AiTurnsRequest {
     /// The version the request is based on, when no `If-Match` header is sent.
-    pub version: Option<Version>,
+    pub version: Option<u64>,
 }
 
 /// Lets the AI seats move while one of them is to move (games where the AI plays every seat
@@ -298,7 +298,7 @@ pub struct AiTurnsRequest {
     tag = "games",
     operation_id = "ai_turns",
     params(GamePath,
-        ("If-Match" = String, Header, nullable = false, description = "The version the request is based on; or send `version` in the body."),
+        ("If-Match" = Option<String>, Header, nullable = false, description = "The version the request is based on; or send `version` in the body. One of the two is required (428 without)."),
         ("Authorization" = String, Header, nullable = false, description = "`Bearer <host token>`.")),
     request_body = AiTurnsRequest,
     responses(

@@ -415,7 +415,10 @@ async fn moves_and_their_error_paths() {
     assert_eq!(svg.status(), StatusCode::OK);
     assert_eq!(svg.headers().get("content-type").unwrap(), "image/svg+xml");
     let picture = svg.text().await.unwrap();
-    assert!(picture.contains("<svg") && picture.trim_end().ends_with("</svg>"), "{picture}");
+    assert!(
+        picture.contains("<svg") && picture.trim_end().ends_with("</svg>"),
+        "{picture}"
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,74 @@
+//! Black-box tests of the halma service: the real application on port 0, driven only through
+//! the `halma-client` SDK, once over the in-memory store and once over a private Redis
+//! (`redis-server` started per test on a free port; two service instances share it, so the
+//! racing writers really go through Redis).
+//!
+//! Every scenario runs against both stores: `memory::<scenario>` and `redis::<scenario>`. The
+//! Redis variants need `redis-server` on the `PATH`; without it they print a warning and pass,
+//! unless `CI=true`, which makes them fail.
+//!
+//! ```text
+//! cargo test -p halma-blackbox                       # everything
+//! cargo test -p halma-blackbox -- redis::            # one store
+//! cargo test -p halma-blackbox -- --ignored          # also the standalone build of the client
+//! HALMA_BLACKBOX_SEED=42 cargo test -p halma-blackbox   # other random moves (a failure names its seed)
+//! ```
+
+// Tests fail by panicking: unwrapping is how a test says "this must succeed".
+#![allow(clippy::unwrap_used)]
+
+mod checks;
+mod errors;
+mod games;
+mod race;
+mod redis_server;
+mod rng;
+mod server;
+mod sessions;
+mod standalone;
+
+/// Declares each scenario (an `async fn(&TestServer)`) as one test per store, in the modules
+/// `memory` and `redis`.
+macro_rules! on_both_stores {
+    ($($name:ident => $scenario:path,)*) => {
+        mod memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let server = crate::server::TestServer::memory().await;
+                    $scenario(&server).await;
+                }
+            )*
+        }
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(server) = crate::server::TestServer::redis(stringify!($name)).await
+                    else {
+                        return;
+                    };
+                    $scenario(&server).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_stores! {
+    star_2_players => crate::games::star_2_players,
+    star_3_players => crate::games::star_3_players,
+    star_4_players_with_ai_seats => crate::games::star_4_players_with_ai_seats,
+    star_6_players => crate::games::star_6_players,
+    star_arm_size_3 => crate::games::star_arm_size_3,
+    square16_2_players => crate::games::square16_2_players,
+    square16_4_players_with_ai_seats => crate::games::square16_4_players_with_ai_seats,
+    square10 => crate::games::square10,
+    square8 => crate::games::square8,
+    ai_plays_every_seat => crate::games::ai_plays_every_seat,
+    error_paths => crate::errors::error_paths,
+    invalid_setups => crate::errors::invalid_setups,
+    two_clients_race_on_one_version => crate::race::two_clients_race_on_one_version,
+    etags_and_long_polling => crate::sessions::etags_and_long_polling,
+    boards_rules_health_and_rematch => crate::sessions::boards_rules_health_and_rematch,
+}

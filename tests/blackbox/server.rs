@@ -1,0 +1,83 @@
+//! The service under test: the real application bound to port 0, and SDK clients for it.
+
+use std::time::Duration;
+
+use halma_client::Client;
+use halma_server::config::{Config, RedisUrl};
+use halma_server::startup::Application;
+
+use crate::redis_server::RedisServer;
+
+/// Longest a request may take. Generous: the suite runs in debug builds on busy machines.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One or two instances of the service over one store, with a client for each.
+pub struct TestServer {
+    clients: Vec<Client>,
+    store: &'static str,
+    /// Kept alive for the test's duration; killed when dropped.
+    _redis: Option<RedisServer>,
+}
+
+impl TestServer {
+    /// One instance over the in-memory store.
+    pub async fn memory() -> Self {
+        let base = spawn(Config::default()).await;
+        Self {
+            clients: vec![client(&base), client(&base)],
+            store: "memory",
+            _redis: None,
+        }
+    }
+
+    /// Two instances sharing a private Redis; `None` when the test is skipped because
+    /// `redis-server` is not installed.
+    pub async fn redis(test: &str) -> Option<Self> {
+        let redis = RedisServer::start(test)?;
+        let config = Config {
+            redis_url: Some(RedisUrl::parse(redis.url()).unwrap()),
+            key_prefix: format!("blackbox:{test}:"),
+            ..Config::default()
+        };
+        let first = spawn(config.clone()).await;
+        let second = spawn(config).await;
+        Some(Self {
+            clients: vec![client(&first), client(&second)],
+            store: "redis",
+            _redis: Some(redis),
+        })
+    }
+
+    /// A client of the first instance.
+    pub fn client(&self) -> &Client {
+        &self.clients[0]
+    }
+
+    /// A client of its own: of the second instance over Redis, of the same instance (but
+    /// with its own connections) over memory.
+    pub fn other_client(&self) -> &Client {
+        &self.clients[1]
+    }
+
+    /// The store `/readyz` reports: `memory` or `redis`.
+    pub fn store(&self) -> &'static str {
+        self.store
+    }
+}
+
+/// Starts the application on a free port; returns its base URL.
+async fn spawn(config: Config) -> String {
+    let app = Application::build(Config {
+        bind: "127.0.0.1:0".to_owned(),
+        ..config
+    })
+    .await
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    base
+}
+
+fn client(base: &str) -> Client {
+    halma_client::build_client(base, REQUEST_TIMEOUT).unwrap()
+}

@@ -129,16 +129,7 @@ fn field_err(field: usize, name: &'static str, message: impl Into<String>) -> Po
 #[must_use]
 pub fn format_position(variant: &Variant, pos: &Position) -> String {
     let setup = variant.setup();
-    let pairs = setup.options.to_pairs();
-    let options = if pairs.is_empty() {
-        "-".to_owned()
-    } else {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let options = setup.options.to_text();
     let board = variant.board();
     let placement = (0..variant.armies().len())
         .map(|a| {
@@ -242,16 +233,7 @@ pub fn parse_position_with(variant: &Variant, text: &str) -> Result<Position, Po
         return Err(PositionTextError::Fields(fields.len()));
     }
     let setup = variant.setup();
-    let pairs = setup.options.to_pairs();
-    let options = if pairs.is_empty() {
-        "-".to_owned()
-    } else {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let options = setup.options.to_text();
     if fields[0] != setup.board.name()
         || fields[1] != setup.players.to_string()
         || fields[2] != options

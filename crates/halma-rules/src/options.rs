@@ -385,6 +385,21 @@ impl RuleOptions {
         out
     }
 
+    /// The options that are set, in the notation's options field: `key=value` pairs joined by
+    /// `,`, or `-` when none is set.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let pairs = self.to_pairs();
+        if pairs.is_empty() {
+            return "-".to_owned();
+        }
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// Sets one option from its `key=value` text form.
     ///
     /// # Errors

@@ -342,16 +342,7 @@ pub fn random_position(setup: &GameSetup, rng: &mut Rng) -> (Variant, Position) 
         }
         groups.push(cells.join(","));
     }
-    let pairs = setup.options.to_pairs();
-    let options = if pairs.is_empty() {
-        "-".to_owned()
-    } else {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let options = setup.options.to_text();
     let to_move = rng.below(usize::from(setup.players)) + 1;
     let seats = vec!["0"; usize::from(setup.players)].join(",");
     let text = format!(

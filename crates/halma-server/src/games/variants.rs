@@ -22,10 +22,10 @@ impl VariantCache {
     /// [`SetupError`] when the setup cannot be played.
     pub fn get(&self, setup: &GameSetup) -> Result<Arc<Variant>, SetupError> {
         let key = format!(
-            "{}|{}|{:?}",
+            "{} {} {}",
             setup.board.name(),
             setup.players,
-            setup.options.to_pairs()
+            setup.options.to_text()
         );
         if let Some(v) = self.lock().get(&key) {
             return Ok(Arc::clone(v));

@@ -167,16 +167,7 @@ fn export_text(id: &str, doc: &Document, game: &Game, moves: &[MoveView]) -> Str
     let variant = game.variant();
     let setup = variant.setup();
     let mut out = String::new();
-    let pairs = setup.options.to_pairs();
-    let options = if pairs.is_empty() {
-        "-".to_owned()
-    } else {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let options = setup.options.to_text();
     let _ = writeln!(out, "[Game \"{id}\"]");
     let _ = writeln!(out, "[Board \"{}\"]", setup.board.name());
     let _ = writeln!(out, "[Players \"{}\"]", setup.players);

@@ -1,7 +1,5 @@
 //! Witness paths of moves, and checking a move given as a full path hop by hop.
 
-use std::collections::VecDeque;
-
 use crate::bitboard::Bitboard;
 use crate::board::Cell;
 use crate::options::ForeignCorners;
@@ -143,17 +141,43 @@ impl Variant {
     /// cell (`u8::MAX` for unreached cells and for `from` itself).
     fn chain_parents(&self, pos: &Position, army: usize, from: u8) -> ([u8; 256], Bitboard) {
         let a = &self.armies()[army];
+        let board = self.board();
         let mut occ = pos.occupied();
         occ.clear(from);
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
+        let long = self.options().long_jumps;
         let mut parent = [u8::MAX; 256];
         let mut visited = Bitboard::single(from);
-        let mut queue = VecDeque::from([from]);
-        while let Some(c) = queue.pop_front() {
-            for d in 0..usize::from(self.board().directions()) {
-                let Some(land) = self.jump_landing(c, d, &occ) else {
-                    continue;
+        // Breadth first, so each cell's parent lies on a path with the fewest hops.
+        let mut queue = [0u8; 256];
+        let (mut head, mut tail) = (0usize, 1usize);
+        queue[0] = from;
+        while head < tail {
+            let c = queue[head];
+            head += 1;
+            // The open jump directions: from the occupancy patterns for ordinary jumps (with
+            // the start cell counted empty), else walking the lines.
+            let mut dirs: u8 = if long {
+                (0..board.directions())
+                    .filter(|&d| self.jump_landing(c, usize::from(d), &occ).is_some())
+                    .fold(0, |m, d| m | 1 << d)
+            } else {
+                let rel = board.relation_raw(c, from);
+                let over = pos.nb_occ[usize::from(c)] & !(rel as u8);
+                let behind = pos.two_occ[usize::from(c)] & !((rel >> 8) as u8);
+                over & !behind & board.jump_dirs_raw(c)
+            };
+            while dirs != 0 {
+                let d = dirs.trailing_zeros();
+                dirs &= dirs - 1;
+                let land = if long {
+                    match self.jump_landing(c, d as usize, &occ) {
+                        Some(l) => l,
+                        None => continue,
+                    }
+                } else {
+                    board.landing_raw(c, d)
                 };
                 if visited.has(land)
                     || (lock && a.goal.has(c) && !a.goal.has(land))
@@ -163,7 +187,8 @@ impl Variant {
                 }
                 visited.set(land);
                 parent[usize::from(land)] = c;
-                queue.push_back(land);
+                queue[tail] = land;
+                tail += 1;
             }
         }
         (parent, visited)

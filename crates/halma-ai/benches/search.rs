@@ -78,7 +78,7 @@ fn search(c: &mut Criterion) {
     bench_pvs(c, "star2_depth4", BoardKind::Star, 4);
     bench_pvs(c, "square16_depth3", BoardKind::Square16, 3);
     bench_pvs(c, "square8_depth4", BoardKind::Square8, 4);
-    bench_brs(c, "star3_depth4", 3, 4);
+    bench_brs(c, "star3_depth5", 3, 5);
     bench_brs(c, "star6_depth3", 6, 3);
 }
 

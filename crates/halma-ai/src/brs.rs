@@ -16,7 +16,7 @@ use std::time::Instant;
 use halma_rules::{Move, Position, Seat, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN, WIN_THRESHOLD};
-use crate::pvs::{waiting_cost, CONTEMPT};
+use crate::pvs::CONTEMPT;
 use crate::search::{order_key, Budget, Clock, History, PvTable, SearchResult, Strategy};
 use crate::sides::{pack, set_turn, Sides};
 use crate::tt::{Bound, Table};
@@ -50,6 +50,8 @@ pub struct Brs<'a, E: Evaluator> {
     clock: Clock,
     root_unit: u8,
     root_best: Option<Move>,
+    /// The best root move of the running iteration and its score, once one is fully searched.
+    iteration_best: Option<(Move, i32)>,
     seen: Vec<u64>,
     /// Per ply: the moves of a layer with their movers and ordering keys.
     buffers: Vec<Vec<(i64, Seat, Move)>>,
@@ -72,6 +74,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             clock: Clock::new(None),
             root_unit: 0,
             root_best: None,
+            iteration_best: None,
             seen: Vec::new(),
             buffers: Vec::new(),
             scratch: Vec::with_capacity(256),
@@ -134,8 +137,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             return -win;
         }
         if self.sides.game_over(pos) {
-            // The root unit is the last one left.
-            return -win;
+            // The root unit is the last one left: its place depends on how the others went
+            // out (finished ahead of it, or eliminated behind it), which the evaluation counts.
+            return self.evaluate(pos);
         }
         let key = pos.hash() ^ u64::from(max_layer);
         if ply > 0 && self.seen.contains(&key) {
@@ -219,9 +223,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             if self.mode == MultiMode::BestReply {
                 self.normalise_turn(&mut next, !is_max);
             }
-            // Waiting moves cost their mover (see [`crate::pvs::WAITING`]).
+            // Waiting moves cost the root unit (see [`Evaluator::waiting_cost`]).
             let w = if is_max {
-                waiting_cost(self.eval, pos, mv)
+                self.eval.waiting_cost(pos, mv)
             } else {
                 0
             };
@@ -238,6 +242,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                     self.pv.update(p, mv);
                     if ply == 0 {
                         self.root_best = Some(mv);
+                        self.iteration_best = Some((mv, score));
                     }
                 } else if !is_max && score < beta {
                     beta = score;
@@ -289,6 +294,22 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }
     }
 
+    /// The clock stopped an iteration: a root move that beat the previous best (searched
+    /// first) in the unfinished iteration is still proven better at the new depth, so it is
+    /// played. The reported depth stays that of the last completed iteration.
+    fn take_partial(&self, result: &mut SearchResult) {
+        if let Some((mv, score)) = self.iteration_best {
+            result.mv = mv;
+            result.score = score;
+            let pv = self.pv.root();
+            result.pv = if pv.first() == Some(&mv) {
+                pv
+            } else {
+                vec![mv]
+            };
+        }
+    }
+
     fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
         self.clock = Clock::new(budget.deadline);
@@ -313,9 +334,20 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             nodes: 0,
             pv: vec![first],
         };
-        for depth in 1..=budget.max_depth.max(1) {
+        // Best-Reply Search runs odd depths only, so that every iteration ends on a layer of
+        // the root unit's own moves: measured on the 6-player star, depth 2 (ending on the
+        // opponents' best reply) played no better than depth 1, depth 3 far better.
+        let step = if self.mode == MultiMode::BestReply {
+            2
+        } else {
+            1
+        };
+        let max_depth = budget.max_depth.max(1) | u32::from(step == 2);
+        for depth in (1..=max_depth).step_by(step) {
+            self.iteration_best = None;
             let score = self.search(pos, depth, -WIN - 1, WIN + 1, 0, true);
             if self.clock.stopped {
+                self.take_partial(&mut result);
                 break;
             }
             let mv = self.root_best.unwrap_or(first);

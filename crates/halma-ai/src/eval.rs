@@ -8,7 +8,9 @@
 //! than for any cell outside, so lowering it is always progress.
 //!
 //! On top of the race it scores stragglers (pieces far behind the army's mean), ladders and
-//! jump chances (a forward jump available right now), and the leave-home deadline.
+//! jump chances (a forward jump available right now), pieces walled in at home by rivals
+//! (without the anti-blocking rule that blocks the rival too, so both avoid it), and the
+//! leave-home deadline.
 
 use halma_rules::{Bitboard, Move, Position, Seat, Variant, MAX_SEATS};
 
@@ -20,6 +22,8 @@ pub const WIN: i32 = 1_000_000;
 pub const WIN_THRESHOLD: i32 = WIN - 10_000;
 /// One row of distance in evaluation units.
 pub const ROW: i32 = 16;
+/// The least a waiting move costs (one and a half rows); see [`Evaluator::waiting_cost`].
+pub const WAITING: i32 = 24;
 /// What losing a place to a unit that finished first costs in multi-player evaluation.
 pub const PLACE: i32 = 4_000;
 
@@ -32,6 +36,19 @@ pub trait Evaluator {
     /// How much a move brings its piece forward, for move ordering (0 when unknown).
     fn progress(&self, _pos: &Position, _mv: Move) -> i32 {
         0
+    }
+
+    /// What playing `mv` costs its mover on top of the evaluation of the position it leads
+    /// to: searches subtract it from the move's value. Waiting moves (sideways steps,
+    /// shuffles inside the goal) would otherwise let two engines stand off forever, each
+    /// waiting for the other to open a ladder. The default charges [`WAITING`] for a move
+    /// that brings its piece no closer to its goal.
+    fn waiting_cost(&self, pos: &Position, mv: Move) -> i32 {
+        if self.progress(pos, mv) <= 0 {
+            WAITING
+        } else {
+            0
+        }
     }
 }
 
@@ -84,6 +101,10 @@ pub struct Weights {
     pub jump: i32,
     /// Cost per piece still at home per move short of the leave-home deadline (last 10 moves).
     pub leave_home: i32,
+    /// Cost of a piece walled in at home by rival pieces (it has no move at all), to its
+    /// owner; without the anti-blocking rule also to the rival whose goal it then blocks for
+    /// good. Neither can finish then, and the game would never end.
+    pub walled_in: i32,
 }
 
 impl Default for Weights {
@@ -94,6 +115,7 @@ impl Default for Weights {
             straggler: 8,
             jump: 3,
             leave_home: 64,
+            walled_in: 30 * ROW,
         }
     }
 }
@@ -113,6 +135,9 @@ pub struct RaceEvaluator {
     jumps: Vec<(u8, u8)>,
     jump_start: Vec<u16>,
     leave_home: Option<u16>,
+    anti_blocking: bool,
+    /// Per cell: its neighbours.
+    neighbors: Vec<Vec<u8>>,
     weights: Weights,
 }
 
@@ -177,6 +202,8 @@ impl RaceEvaluator {
             jumps,
             jump_start,
             leave_home: variant.options().leave_home_moves,
+            anti_blocking: variant.options().anti_blocking,
+            neighbors,
             weights,
         }
     }
@@ -197,6 +224,22 @@ impl RaceEvaluator {
             .sum()
     }
 
+    /// Whether the piece of `army` on `cell` is walled in: it has no step and no jump, and a
+    /// rival piece is among its neighbours.
+    fn walled_in(&self, pos: &Position, army: usize, cell: u8) -> bool {
+        let occ = pos.occupied();
+        let c = usize::from(cell);
+        let mut rival = false;
+        for &nb in &self.neighbors[c] {
+            if !occ.has(nb) {
+                return false;
+            }
+            rival |= !pos.army(army).has(nb);
+        }
+        let js = &self.jumps[usize::from(self.jump_start[c])..usize::from(self.jump_start[c + 1])];
+        rival && js.iter().all(|&(_, land)| occ.has(land))
+    }
+
     fn army_score(&self, pos: &Position, army: usize) -> i32 {
         let w = &self.weights;
         let pot = &self.potential[army];
@@ -206,11 +249,16 @@ impl RaceEvaluator {
             return 0;
         }
         let occ = pos.occupied();
+        let goal = self.goals[army];
         let mut sum = 0;
         let mut jump_rows = 0;
         for c in pieces.iter() {
             let p = i32::from(pot[usize::from(c)]);
             sum += p;
+            if goal.has(c) {
+                // Jumps inside the goal are no ladder: only pieces still racing get credit.
+                continue;
+            }
             let mut best = 0;
             let js = &self.jumps[usize::from(self.jump_start[usize::from(c)])
                 ..usize::from(self.jump_start[usize::from(c) + 1])];
@@ -221,13 +269,14 @@ impl RaceEvaluator {
             }
             jump_rows += best;
         }
-        // Stragglers: rows behind the mean beyond the slack (mean rounded up, in whole rows).
-        let mean = (sum + count - 1) / count;
+        // Stragglers: rows behind the army's mean beyond the slack, kept exact (in units of
+        // 1/count row) so that no rounding step rewards moving other pieces backwards.
         let mut lag = 0;
-        for c in (pieces & !self.goals[army]).iter() {
-            lag += (i32::from(pot[usize::from(c)]) - mean - w.straggler_slack).max(0);
+        for c in (pieces & !goal).iter() {
+            lag +=
+                (i32::from(pot[usize::from(c)]) * count - sum - w.straggler_slack * count).max(0);
         }
-        -(w.row * sum) - w.straggler * lag + w.jump * jump_rows
+        -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
     }
 }
 
@@ -238,7 +287,22 @@ impl Evaluator for RaceEvaluator {
         let mut at_home = 0;
         for a in (0..self.potential.len()).filter(|a| mask & (1 << a) != 0) {
             score += self.army_score(pos, a);
-            at_home += (pos.army(a) & self.homes[a]).count() as i32;
+            let home = pos.army(a) & self.homes[a];
+            for c in home.iter() {
+                if self.walled_in(pos, a, c) {
+                    score -= self.weights.walled_in;
+                }
+            }
+            if !self.anti_blocking {
+                for c in (self.goals[a] & pos.occupied() & !pos.army(a)).iter() {
+                    if let Some(owner) = (0..self.potential.len()).find(|&b| pos.army(b).has(c)) {
+                        if self.walled_in(pos, owner, c) {
+                            score -= self.weights.walled_in;
+                        }
+                    }
+                }
+            }
+            at_home += home.count() as i32;
         }
         if let Some(limit) = self.leave_home {
             let left = i32::from(limit) - i32::from(pos.moves_made(seat));
@@ -253,6 +317,28 @@ impl Evaluator for RaceEvaluator {
         match pos.army_at(mv.from) {
             Some(a) => self.potential(a, mv.from.index()) - self.potential(a, mv.to.index()),
             None => 0,
+        }
+    }
+
+    /// [`WAITING`] in the opening, growing to three times that as the army gets home: late
+    /// in the game a waiting move is a tempo thrown away in the race. A piece already in its
+    /// goal that moves without going deeper pays twice as much again: filling the goal never
+    /// needs such a move (there is always a deeper hole to step into), so it can only be a
+    /// shuffle.
+    fn waiting_cost(&self, pos: &Position, mv: Move) -> i32 {
+        let Some(a) = pos.army_at(mv.from) else {
+            return 0;
+        };
+        if self.potential(a, mv.from.index()) > self.potential(a, mv.to.index()) {
+            return 0;
+        }
+        let pieces = pos.army(a);
+        let home = (pieces & self.goals[a]).count() as i32;
+        let cost = WAITING + 2 * WAITING * home / (pieces.count() as i32).max(1);
+        if self.goals[a].has(mv.from.index()) {
+            2 * cost
+        } else {
+            cost
         }
     }
 }
@@ -375,5 +461,19 @@ mod tests {
         let s0 = e.seat_score(&start, v.seat(0).unwrap());
         let s1 = e.seat_score(&start, v.seat(1).unwrap());
         assert_eq!(s0, s1);
+    }
+
+    #[test]
+    fn walled_in_pieces_are_seen() {
+        // The second army's last piece sits on its home tip (q1), the first army's pieces on
+        // every cell it could step or jump to.
+        let text = "star 2 anti_blocking=0 p1,p2,o1,o3,n1,n2,n3,n4,o2,i5/a1,b1,b2,c1,c2,c3,d1,d2,d3,q1 1 60,60";
+        let (v, pos) = halma_rules::notation::parse_position(text).unwrap();
+        let e = RaceEvaluator::new(&v);
+        let q1 = v.board().parse_cell("q1").unwrap().index();
+        assert!(e.walled_in(&pos, 1, q1));
+        let open = "star 2 anti_blocking=0 p1,p2,n1,o3,n2,n3,n4,o2,i5,i6/a1,b1,b2,c1,c2,c3,d1,d2,d3,q1 1 60,60";
+        let (_, pos) = halma_rules::notation::parse_position(open).unwrap();
+        assert!(!e.walled_in(&pos, 1, q1));
     }
 }

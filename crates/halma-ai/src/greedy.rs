@@ -58,6 +58,7 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
             } else {
                 relative_score(self.eval, &self.sides, &next, unit)
             };
+            score -= self.eval.waiting_cost(pos, mv);
             if recent.contains(&next.hash()) {
                 score -= CONTEMPT;
             }

@@ -21,8 +21,9 @@ pub struct SearchLimits {
     /// values outside are clamped.
     ///
     /// Levels 1 to 3 are one-ply players with decreasing random noise, level 4 is the plain
-    /// greedy one-ply player, levels 5 to 9 search 2 to 6 plies (or layers), and level 10
-    /// searches as deep as the time budget allows.
+    /// greedy one-ply player, levels 5 to 9 search 2 to 6 plies (Best-Reply Search, for three
+    /// or more sides, rounds the depth up to an odd number of layers), and level 10 searches
+    /// as deep as the time budget allows.
     pub level: u8,
     /// Wall-clock time the search may take; the answer comes within it plus a small margin.
     pub time_budget: Duration,

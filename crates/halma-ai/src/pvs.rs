@@ -22,10 +22,6 @@ pub const TEMPO: i32 = 8;
 /// engine on move never chooses to go round in circles unless every other move is far worse.
 /// (Each engine counts repetitions against itself, so two engines never shuffle together.)
 pub const CONTEMPT: i32 = 160;
-/// What a move that brings its piece no closer to its goal costs the mover (one and a half
-/// rows). Waiting moves (sideways steps, shuffles inside the goal) would otherwise let two
-/// engines stand off forever, each waiting for the other to open a ladder.
-pub const WAITING: i32 = 24;
 /// How many of the game's recent positions the search looks at for repetitions.
 const GAME_HISTORY: usize = 64;
 
@@ -64,6 +60,8 @@ pub struct Pvs<'a, E: Evaluator> {
     buffers: Vec<Vec<(i64, Move)>>,
     scratch: Vec<Move>,
     root_best: Option<Move>,
+    /// The best root move of the running iteration and its score, once one is fully searched.
+    iteration_best: Option<(Move, i32)>,
     root_unit: u8,
 }
 
@@ -84,6 +82,7 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
             buffers: Vec::new(),
             scratch: Vec::with_capacity(256),
             root_best: None,
+            iteration_best: None,
             root_unit: 0,
         }
     }
@@ -197,9 +196,9 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         for (i, &(_, mv)) in keyed.iter().enumerate() {
             let mut next = *pos;
             self.variant.play_unchecked(&mut next, mv);
-            // The value of the move is the child's minus its waiting cost `w`: search the child
-            // with the window shifted by `w`.
-            let w = waiting_cost(self.eval, pos, mv);
+            // The value of the move is the child's minus its waiting cost `w` (see
+            // [`Evaluator::waiting_cost`]): search the child with the window shifted by `w`.
+            let w = self.eval.waiting_cost(pos, mv);
             let score = if i == 0 {
                 self.child(unit, &next, depth - 1, alpha + w, beta + w, ply + 1) - w
             } else {
@@ -221,6 +220,7 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
                     self.pv.update(p, mv);
                     if ply == 0 {
                         self.root_best = Some(mv);
+                        self.iteration_best = Some((mv, score));
                     }
                     if alpha >= beta {
                         self.history.reward(mv, depth);
@@ -271,6 +271,22 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         0
     }
 
+    /// The clock stopped an iteration: a root move that beat the previous best (searched
+    /// first) in the unfinished iteration is still proven better at the new depth, so it is
+    /// played. The reported depth stays that of the last completed iteration.
+    fn take_partial(&self, result: &mut SearchResult) {
+        if let Some((mv, score)) = self.iteration_best {
+            result.mv = mv;
+            result.score = score;
+            let pv = self.pv.root();
+            result.pv = if pv.first() == Some(&mv) {
+                pv
+            } else {
+                vec![mv]
+            };
+        }
+    }
+
     /// Runs iterative deepening; `history` holds earlier positions of the game.
     fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
@@ -293,8 +309,10 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
             pv: vec![first],
         };
         for depth in 1..=budget.max_depth.max(1) {
+            self.iteration_best = None;
             let score = self.negamax(pos, depth, -WIN - 1, WIN + 1, 0);
             if self.clock.stopped {
+                self.take_partial(&mut result);
                 break;
             }
             let mv = self.root_best.unwrap_or(first);
@@ -320,16 +338,6 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         }
         result.nodes = self.clock.nodes;
         Some(result)
-    }
-}
-
-/// The cost of a move that does not bring its piece closer to its goal ([`WAITING`]), else 0.
-#[inline]
-pub fn waiting_cost<E: Evaluator + ?Sized>(eval: &E, pos: &Position, mv: Move) -> i32 {
-    if eval.progress(pos, mv) <= 0 {
-        WAITING
-    } else {
-        0
     }
 }
 

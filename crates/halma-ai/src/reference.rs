@@ -4,7 +4,7 @@
 use halma_rules::{Move, Position, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN};
-use crate::pvs::{waiting_cost, CONTEMPT, TEMPO};
+use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
 use crate::sides::Sides;
 
@@ -105,7 +105,7 @@ impl<'a, E: Evaluator> Reference<'a, E> {
             let mut next = *pos;
             self.variant.play_unchecked(&mut next, mv);
             let score =
-                self.child(unit, &next, depth - 1, ply + 1) - waiting_cost(self.eval, pos, mv);
+                self.child(unit, &next, depth - 1, ply + 1) - self.eval.waiting_cost(pos, mv);
             if score > best.0 {
                 best = (score, Some(mv));
             }

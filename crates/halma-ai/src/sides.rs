@@ -127,3 +127,37 @@ pub(crate) fn set_turn(variant: &Variant, pos: &mut Position, seat: Seat) -> boo
 pub(crate) fn pack(mv: Move) -> u16 {
     (u16::from(mv.from.index()) << 8) | u16::from(mv.to.index())
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+    use super::*;
+    use halma_rules::{BoardKind, GameSetup, RuleOptions};
+
+    #[test]
+    fn units_follow_teams() {
+        let setup = |players, teams| GameSetup {
+            board: BoardKind::Star,
+            players,
+            options: RuleOptions {
+                teams: Some(teams),
+                ..RuleOptions::default()
+            },
+        };
+        let v = Variant::new(&setup(6, true)).unwrap();
+        let s = Sides::new(&v);
+        assert_eq!(s.units(), 3);
+        assert_eq!(s.unit(s.seat(0)), s.unit(s.seat(3)));
+        assert_ne!(s.unit(s.seat(0)), s.unit(s.seat(1)));
+        let v = Variant::new(&setup(4, false)).unwrap();
+        assert_eq!(Sides::new(&v).units(), 4);
+        let v = Variant::new(&setup(4, true)).unwrap();
+        let s = Sides::new(&v);
+        assert_eq!(s.units(), 2);
+        assert_eq!(s.seats(s.unit(s.seat(1))).collect::<Vec<_>>(), vec![1, 3]);
+        let mut pos = Position::start(&v, s.seat(0));
+        assert!(set_turn(&v, &mut pos, s.seat(2)));
+        assert_eq!(pos.to_move(), s.seat(2));
+        assert!(!s.game_over(&pos));
+    }
+}

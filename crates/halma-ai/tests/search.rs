@@ -268,7 +268,7 @@ fn takes_an_immediate_win() {
 }
 
 #[test]
-fn brs_and_paranoid_give_legal_moves_and_take_a_win() {
+fn brs_and_paranoid_give_legal_moves() {
     let v = variant(BoardKind::Star, 3, RuleOptions::default());
     let eval = RaceEvaluator::new(&v);
     for plies in [0, 30, 60] {
@@ -280,6 +280,50 @@ fn brs_and_paranoid_give_legal_moves_and_take_a_win() {
                 .choose(&pos, &history, &Budget::depth(3))
                 .unwrap();
             assert!(v.is_legal(&pos, r.mv), "{mode:?}");
+            assert_eq!(r.pv.first(), Some(&r.mv));
         }
+    }
+}
+
+#[test]
+fn brs_takes_an_immediate_win() {
+    // Three players: the first has nine pieces in its goal (the N corner) and the tenth next to
+    // the free goal cell; the others are still at home.
+    let v = variant(BoardKind::Star, 3, RuleOptions::default());
+    let board = v.board();
+    let goal = v.armies()[0].goal;
+    let hole = goal.iter().next().unwrap();
+    let hole_cell = board.cell(usize::from(hole)).unwrap();
+    let homes = v.armies()[1].home | v.armies()[2].home;
+    let outside = board
+        .neighbors(hole_cell)
+        .into_iter()
+        .find(|c| !goal.has(c.index()) && !homes.has(c.index()))
+        .unwrap();
+    let names = |cells: Vec<u8>| {
+        cells
+            .iter()
+            .map(|&c| board.name(board.cell(usize::from(c)).unwrap()))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut first: Vec<u8> = goal.iter().filter(|&c| c != hole).collect();
+    first.push(outside.index());
+    let text = format!(
+        "star 3 - {}/{}/{} 1 30,30,30",
+        names(first),
+        names(v.armies()[1].home.iter().collect()),
+        names(v.armies()[2].home.iter().collect())
+    );
+    let (v, pos) = halma_rules::notation::parse_position(&text).unwrap();
+    let eval = RaceEvaluator::new(&v);
+    for depth in [1, 3] {
+        let r = Brs::new(&v, &eval, MultiMode::BestReply, 14)
+            .choose(&pos, &[], &Budget::depth(depth))
+            .unwrap();
+        let mut next = pos;
+        v.play_unchecked(&mut next, r.mv);
+        assert!(next.is_finished(pos.to_move()), "depth {depth}: {:?}", r.mv);
+        assert!(r.score > halma_ai::eval::WIN_THRESHOLD);
     }
 }

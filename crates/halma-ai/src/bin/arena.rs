@@ -175,6 +175,7 @@ struct Tally {
     placed: u32,
     first_mover_wins: u32,
     time: [Duration; 2],
+    max_time: [Duration; 2],
     moves: [u64; 2],
 }
 
@@ -243,6 +244,7 @@ fn run() -> Result<(), String> {
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);
                 tally.time[side] += t.elapsed();
+                tally.max_time[side] = tally.max_time[side].max(t.elapsed());
                 tally.moves[side] += 1;
             }
             let mv =
@@ -316,10 +318,12 @@ fn run() -> Result<(), String> {
         tally.place_sum as f64 / f64::from(tally.placed.max(1))
     );
     println!(
-        "avg game length {:.1} plies | avg ms/move A {:.2} B {:.2} | first mover won {} | wall {:.1}s",
+        "avg game length {:.1} plies | avg ms/move A {:.2} B {:.2} (max A {:.1} B {:.1}) | first mover won {} | wall {:.1}s",
         tally.plies as f64 / n,
         ms(0),
         ms(1),
+        tally.max_time[0].as_secs_f64() * 1000.0,
+        tally.max_time[1].as_secs_f64() * 1000.0,
         tally.first_mover_wins,
         started.elapsed().as_secs_f64()
     );

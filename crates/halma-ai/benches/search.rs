@@ -43,6 +43,7 @@ fn bench_pvs(c: &mut Criterion, name: &str, board: BoardKind, depth: u32) {
             PvsOptions {
                 table_bits: Some(18),
                 repetitions: true,
+                selective: true,
             },
         );
         let r = pvs.choose(&pos, &[], &Budget::depth(depth));

@@ -5,7 +5,10 @@
 //! the goal's depth; inside the goal it is the distance from the goal's tip, so that pieces
 //! fill the goal from the far end and the last piece always finds a way in. The sum of an
 //! army's potentials is zero-based at "all pieces home", strictly smaller for every goal cell
-//! than for any cell outside, so lowering it is always progress.
+//! than for any cell outside, so lowering it is always progress. Once some goal cells are
+//! filled, a piece outside is measured by its way to the nearest goal cell still free (plus
+//! that cell's potential), which equals the static potential while the whole goal is free: on
+//! the 8x8 board this won 59 of 100 games against the static potential at 50 ms a move.
 //!
 //! On top of the race it scores stragglers (pieces far behind the army's mean), ladders and
 //! jump chances (a forward jump available right now), pieces walled in at home by rivals
@@ -105,6 +108,10 @@ pub struct Weights {
     /// owner; without the anti-blocking rule also to the rival whose goal it then blocks for
     /// good. Neither can finish then, and the game would never end.
     pub walled_in: i32,
+    /// Once some of an army's goal cells are filled, measure each piece outside by its way
+    /// to the nearest goal cell still free (plus that cell's depth) instead of its way to the
+    /// goal area: late in the game the last holes may lie at the far side of the goal.
+    pub free_goals: bool,
 }
 
 impl Default for Weights {
@@ -116,6 +123,7 @@ impl Default for Weights {
             jump: 3,
             leave_home: 64,
             walled_in: 30 * ROW,
+            free_goals: true,
         }
     }
 }
@@ -125,6 +133,11 @@ impl Default for Weights {
 pub struct RaceEvaluator {
     /// `potential[army][cell]`.
     potential: Vec<Vec<u16>>,
+    /// Per army, per goal cell (in the order of `goal_cells`): the potential of each cell for
+    /// a piece heading to that goal cell, `steps + potential[goal cell]`.
+    target: Vec<Vec<Vec<u16>>>,
+    /// Per army: its goal cells.
+    goal_cells: Vec<Vec<u8>>,
     /// Per army: the goal cells.
     goals: Vec<Bitboard>,
     /// Per army: the home cells.
@@ -162,16 +175,32 @@ impl RaceEvaluator {
             })
             .collect();
         let forbidden = variant.options().foreign_corners == halma_rules::ForeignCorners::Forbidden;
-        let potential = variant
+        let blocked = |a: &halma_rules::Army| {
+            if forbidden {
+                a.foreign
+            } else {
+                Bitboard::EMPTY
+            }
+        };
+        let potential: Vec<Vec<u16>> = variant
             .armies()
             .iter()
-            .map(|a| {
-                let blocked = if forbidden {
-                    a.foreign
-                } else {
-                    Bitboard::EMPTY
-                };
-                army_potential(&neighbors, a.goal, blocked)
+            .map(|a| army_potential(&neighbors, a.goal, blocked(a)))
+            .collect();
+        let goal_cells: Vec<Vec<u8>> = variant
+            .armies()
+            .iter()
+            .map(|a| a.goal.iter().collect())
+            .collect();
+        let target = variant
+            .armies()
+            .iter()
+            .zip(&potential)
+            .map(|(a, pot)| {
+                a.goal
+                    .iter()
+                    .map(|g| target_potential(&neighbors, g, pot[usize::from(g)], blocked(a)))
+                    .collect()
             })
             .collect();
         let mut armies_of = [0u8; MAX_SEATS];
@@ -196,6 +225,8 @@ impl RaceEvaluator {
         jump_start.push(jumps.len() as u16);
         RaceEvaluator {
             potential,
+            target,
+            goal_cells,
             goals: variant.armies().iter().map(|a| a.goal).collect(),
             homes: variant.armies().iter().map(|a| a.home).collect(),
             armies_of,
@@ -240,9 +271,30 @@ impl RaceEvaluator {
         rival && js.iter().all(|&(_, land)| occ.has(land))
     }
 
+    /// What the pieces of `army` outside its goal head for in `pos`: see
+    /// [`Weights::free_goals`].
+    fn free_targets(&self, pos: &Position, army: usize) -> Targets<'_> {
+        let goal = self.goals[army];
+        let mut t = Targets {
+            potential: &self.potential[army],
+            goal,
+            free: [&[]; MAX_GOAL],
+            len: 0,
+        };
+        let filled = pos.army(army) & goal;
+        if self.weights.free_goals && !filled.is_empty() {
+            for (g, table) in self.goal_cells[army].iter().zip(&self.target[army]) {
+                if !filled.has(*g) && t.len < MAX_GOAL {
+                    t.free[t.len] = table;
+                    t.len += 1;
+                }
+            }
+        }
+        t
+    }
+
     fn army_score(&self, pos: &Position, army: usize) -> i32 {
         let w = &self.weights;
-        let pot = &self.potential[army];
         let pieces = pos.army(army);
         let count = pieces.count() as i32;
         if count == 0 {
@@ -250,10 +302,12 @@ impl RaceEvaluator {
         }
         let occ = pos.occupied();
         let goal = self.goals[army];
+        let targets = self.free_targets(pos, army);
+        let piece_potential = |c: u8| targets.potential(c);
         let mut sum = 0;
         let mut jump_rows = 0;
         for c in pieces.iter() {
-            let p = i32::from(pot[usize::from(c)]);
+            let p = piece_potential(c);
             sum += p;
             if goal.has(c) {
                 // Jumps inside the goal are no ladder: only pieces still racing get credit.
@@ -264,7 +318,7 @@ impl RaceEvaluator {
                 ..usize::from(self.jump_start[usize::from(c) + 1])];
             for &(over, land) in js {
                 if occ.has(over) && !occ.has(land) {
-                    best = best.max(p - i32::from(pot[usize::from(land)]));
+                    best = best.max(p - piece_potential(land));
                 }
             }
             jump_rows += best;
@@ -273,8 +327,7 @@ impl RaceEvaluator {
         // 1/count row) so that no rounding step rewards moving other pieces backwards.
         let mut lag = 0;
         for c in (pieces & !goal).iter() {
-            lag +=
-                (i32::from(pot[usize::from(c)]) * count - sum - w.straggler_slack * count).max(0);
+            lag += (piece_potential(c) * count - sum - w.straggler_slack * count).max(0);
         }
         -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
     }
@@ -329,7 +382,8 @@ impl Evaluator for RaceEvaluator {
         let Some(a) = pos.army_at(mv.from) else {
             return 0;
         };
-        if self.potential(a, mv.from.index()) > self.potential(a, mv.to.index()) {
+        let targets = self.free_targets(pos, a);
+        if targets.potential(mv.from.index()) > targets.potential(mv.to.index()) {
             return 0;
         }
         let pieces = pos.army(a);
@@ -339,6 +393,31 @@ impl Evaluator for RaceEvaluator {
             2 * cost
         } else {
             cost
+        }
+    }
+}
+
+/// The most goal cells an army has (19 on the 16x16 board).
+const MAX_GOAL: usize = 32;
+
+/// The potentials of one army's pieces in one position: the static ones, or the way to the
+/// nearest free goal cell (see [`Weights::free_goals`]).
+struct Targets<'a> {
+    potential: &'a [u16],
+    goal: Bitboard,
+    free: [&'a [u16]; MAX_GOAL],
+    len: usize,
+}
+
+impl Targets<'_> {
+    #[inline]
+    fn potential(&self, cell: u8) -> i32 {
+        let c = usize::from(cell);
+        let free = &self.free[..self.len];
+        if free.is_empty() || self.goal.has(cell) {
+            i32::from(self.potential[c])
+        } else {
+            i32::from(free.iter().map(|t| t[c]).min().unwrap_or(self.potential[c]))
         }
     }
 }
@@ -391,6 +470,24 @@ fn army_potential(neighbors: &[Vec<u8>], goal: Bitboard, blocked: Bitboard) -> V
                 max_depth - 1 + d
             }
         })
+        .collect()
+}
+
+/// Potentials for a piece heading to one goal cell: its steps to `cell` (avoiding `blocked`)
+/// plus `cell_potential`. Unreachable cells get the largest value.
+fn target_potential(
+    neighbors: &[Vec<u8>],
+    cell: u8,
+    cell_potential: u16,
+    blocked: Bitboard,
+) -> Vec<u16> {
+    let mut dist = vec![u16::MAX; neighbors.len()];
+    let mut queue = std::collections::VecDeque::new();
+    dist[usize::from(cell)] = 0;
+    queue.push_back(usize::from(cell));
+    bfs(neighbors, &mut dist, &mut queue, blocked);
+    dist.iter()
+        .map(|&d| d.saturating_add(cell_potential))
         .collect()
 }
 
@@ -461,6 +558,47 @@ mod tests {
         let s0 = e.seat_score(&start, v.seat(0).unwrap());
         let s1 = e.seat_score(&start, v.seat(1).unwrap());
         assert_eq!(s0, s1);
+    }
+
+    #[test]
+    fn late_pieces_head_for_the_free_goal_cells() {
+        // The first army filled its goal (the a8 corner) except a5; its last piece stands
+        // either on e8, next to the goal's near edge but four steps from a5, or on a4, one
+        // step from it.
+        let position = |last: &str| {
+            let text = format!(
+                "square8 2 - a8,b8,c8,d8,a7,b7,c7,a6,b6,{last}/c2,d2,e2,c3,d3,e3,f3,d4,f4,g4 1 29,29"
+            );
+            halma_rules::notation::parse_position(&text).unwrap()
+        };
+        let (v, far) = position("e8");
+        let (_, near) = position("a4");
+        let seat = v.seat(0).unwrap();
+        let on = RaceEvaluator::new(&v);
+        let gap = on.seat_score(&near, seat) - on.seat_score(&far, seat);
+        // Three rows closer, less whatever the jump credit makes of it.
+        assert!(gap >= 2 * ROW, "gap {gap}");
+        let off = RaceEvaluator::with_weights(
+            &v,
+            Weights {
+                free_goals: false,
+                ..Weights::default()
+            },
+        );
+        // Without the free-goal targets both are one step from the goal area.
+        let e8 = v.board().parse_cell("e8").unwrap().index();
+        let a4 = v.board().parse_cell("a4").unwrap().index();
+        assert_eq!(off.potential(0, e8), off.potential(0, a4));
+        assert!(off.seat_score(&near, seat) - off.seat_score(&far, seat) < gap);
+        // The step from e8 to d7, towards a5 along the goal's edge, is no waiting move any more.
+        let d7 = v.board().parse_cell("d7").unwrap();
+        let mv = Move {
+            from: v.board().parse_cell("e8").unwrap(),
+            to: d7,
+        };
+        assert!(v.is_legal(&far, mv));
+        assert_eq!(on.waiting_cost(&far, mv), 0);
+        assert!(off.waiting_cost(&far, mv) > 0);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, MultiMode};
-use crate::eval::RaceEvaluator;
+use crate::eval::{Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
 use crate::pvs::{Pvs, PvsOptions};
 use crate::search::{Budget, SearchResult, Strategy};
@@ -113,6 +113,25 @@ pub fn suggest(
     recent_hashes: &[u64],
     limits: &SearchLimits,
 ) -> Option<Suggestion> {
+    suggest_with(
+        variant,
+        &RaceEvaluator::new(variant),
+        pos,
+        recent_hashes,
+        limits,
+    )
+}
+
+/// [`suggest`] with a given evaluator (for example a [`RaceEvaluator`] with other
+/// [`crate::eval::Weights`], as the arena uses to compare them).
+#[must_use]
+pub fn suggest_with<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    pos: &Position,
+    recent_hashes: &[u64],
+    limits: &SearchLimits,
+) -> Option<Suggestion> {
     let started = Instant::now();
     if !pos.is_active(pos.to_move()) {
         return None;
@@ -122,10 +141,9 @@ pub fn suggest(
         deadline: Some(started + limits.time_budget),
         time_budget: limits.time_budget,
     };
-    let eval = RaceEvaluator::new(variant);
     let level = limits.level.clamp(1, MAX_LEVEL);
     let result: Option<SearchResult> = if level <= 4 {
-        Greedy::new(variant, &eval, NOISE[usize::from(level - 1)], limits.seed).choose(
+        Greedy::new(variant, eval, NOISE[usize::from(level - 1)], limits.seed).choose(
             pos,
             recent_hashes,
             &budget,
@@ -136,10 +154,11 @@ pub fn suggest(
             let options = PvsOptions {
                 table_bits: Some(bits),
                 repetitions: true,
+                selective: true,
             };
-            Pvs::new(variant, &eval, options).choose(pos, recent_hashes, &budget)
+            Pvs::new(variant, eval, options).choose(pos, recent_hashes, &budget)
         } else {
-            Brs::new(variant, &eval, MultiMode::BestReply, bits).choose(pos, recent_hashes, &budget)
+            Brs::new(variant, eval, MultiMode::BestReply, bits).choose(pos, recent_hashes, &budget)
         }
     };
     let r = result?;

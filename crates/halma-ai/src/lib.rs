@@ -34,7 +34,7 @@ mod tt;
 pub use brs::{Brs, MultiMode};
 pub use eval::{Evaluator, RaceEvaluator};
 pub use greedy::Greedy;
-pub use level::{suggest, SearchLimits, Suggestion, MAX_LEVEL};
+pub use level::{suggest, suggest_with, SearchLimits, Suggestion, MAX_LEVEL};
 pub use pvs::{Pvs, PvsOptions};
 pub use reference::Reference;
 pub use search::{Budget, SearchResult, Strategy};

@@ -70,6 +70,7 @@ fn check_against_reference(v: &Variant, depths: &[u32], positions: usize, max_pl
                 PvsOptions {
                     table_bits: Some(12),
                     repetitions: false,
+                    selective: false,
                 },
             );
             let got = pvs.choose(&pos, &[], &Budget::depth(depth)).unwrap();
@@ -85,6 +86,7 @@ fn check_against_reference(v: &Variant, depths: &[u32], positions: usize, max_pl
                 PvsOptions {
                     table_bits: None,
                     repetitions: true,
+                    selective: false,
                 },
             );
             let got = pvs.choose(&pos, recent, &Budget::depth(depth)).unwrap();

@@ -8,7 +8,8 @@
 //!
 //! Engines: `levelN` (N = 1..10, as the service plays it, with `--ms` per move), `greedy` (the
 //! one-ply greedy player), `depthN` (fixed-depth search, no clock), `paranoid` (level 10 with
-//! paranoid search instead of Best-Reply Search, three or more sides).
+//! paranoid search instead of Best-Reply Search, three or more sides), `plain` (level 10
+//! of two sides without its selective search).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -16,16 +17,19 @@
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--games N`, `--ms M`, `--cap PLIES`,
-//! `--opening PLIES`, `--seed S`, `--verbose`.
+//! `--opening PLIES`, `--seed S`, `--verbose`, and `--a-weights` / `--b-weights` with
+//! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
+//! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use halma_ai::eval::Evaluator;
+use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::rng::SplitMix64;
 use halma_ai::{
-    suggest, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchLimits, Sides, Strategy,
+    suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchLimits, Sides,
+    Strategy,
 };
 use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, Variant,
@@ -36,6 +40,9 @@ enum Engine {
     Level(u8),
     Depth(u32),
     Paranoid,
+    /// Level 10 of two sides without its selective search (late-move reductions and deeper
+    /// table cuts), to measure what they bring; the same as level 10 for more sides.
+    Plain,
 }
 
 impl Engine {
@@ -45,6 +52,9 @@ impl Engine {
         }
         if text == "paranoid" {
             return Ok(Engine::Paranoid);
+        }
+        if text == "plain" {
+            return Ok(Engine::Plain);
         }
         if let Some(n) = text.strip_prefix("level") {
             let n: u8 = n.parse().map_err(|_| format!("bad level in '{text}'"))?;
@@ -58,19 +68,19 @@ impl Engine {
             return Ok(Engine::Depth(n.max(1)));
         }
         Err(format!(
-            "unknown engine '{text}' (levelN, greedy, depthN, paranoid)"
+            "unknown engine '{text}' (levelN, greedy, depthN, paranoid, plain)"
         ))
     }
 
     fn choose(
         self,
         variant: &Variant,
+        eval: &RaceEvaluator,
         pos: &Position,
         history: &[u64],
         ms: u64,
         seed: u64,
     ) -> Option<Move> {
-        let eval = RaceEvaluator::new(variant);
         match self {
             Engine::Level(level) => {
                 let limits = SearchLimits {
@@ -78,23 +88,35 @@ impl Engine {
                     time_budget: Duration::from_millis(ms),
                     seed,
                 };
-                suggest(variant, pos, history, &limits).map(|s| s.mv)
+                suggest_with(variant, eval, pos, history, &limits).map(|s| s.mv)
             }
             Engine::Depth(d) => {
                 let budget = Budget::depth(d);
                 if Sides::new(variant).units() == 2 {
-                    Pvs::new(variant, &eval, PvsOptions::default())
+                    Pvs::new(variant, eval, PvsOptions::default())
                         .choose(pos, history, &budget)
                         .map(|r| r.mv)
                 } else {
-                    Brs::new(variant, &eval, MultiMode::BestReply, 18)
+                    Brs::new(variant, eval, MultiMode::BestReply, 18)
                         .choose(pos, history, &budget)
                         .map(|r| r.mv)
                 }
             }
+            Engine::Plain if Sides::new(variant).units() == 2 => {
+                let budget = Budget::timed(Duration::from_millis(ms), 64);
+                let options = PvsOptions {
+                    table_bits: Some(18),
+                    repetitions: true,
+                    selective: false,
+                };
+                Pvs::new(variant, eval, options)
+                    .choose(pos, history, &budget)
+                    .map(|r| r.mv)
+            }
+            Engine::Plain => Engine::Level(10).choose(variant, eval, pos, history, ms, seed),
             Engine::Paranoid => {
                 let budget = Budget::timed(Duration::from_millis(ms), 64);
-                Brs::new(variant, &eval, MultiMode::Paranoid, 16)
+                Brs::new(variant, eval, MultiMode::Paranoid, 16)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }
@@ -116,6 +138,32 @@ struct Args {
     opening: usize,
     seed: u64,
     verbose: bool,
+    a_weights: Weights,
+    b_weights: Weights,
+}
+
+/// Evaluation weights from `name=value,...` over the defaults.
+fn parse_weights(text: &str) -> Result<Weights, String> {
+    let mut w = Weights::default();
+    for item in text.split(',').filter(|i| !i.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("weight '{item}' is not name=value"))?;
+        let value: i32 = value
+            .parse()
+            .map_err(|_| format!("weight '{item}' has no integer value"))?;
+        match name {
+            "row" => w.row = value,
+            "straggler_slack" => w.straggler_slack = value,
+            "straggler" => w.straggler = value,
+            "jump" => w.jump = value,
+            "leave_home" => w.leave_home = value,
+            "walled_in" => w.walled_in = value,
+            "free_goals" => w.free_goals = value != 0,
+            _ => return Err(format!("unknown weight '{name}'")),
+        }
+    }
+    Ok(w)
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -133,6 +181,8 @@ fn parse_args() -> Result<Args, String> {
         opening: 2,
         seed: 1,
         verbose: false,
+        a_weights: Weights::default(),
+        b_weights: Weights::default(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -157,6 +207,8 @@ fn parse_args() -> Result<Args, String> {
             "--opening" => a.opening = value()?.parse().map_err(|_| "bad --opening")?,
             "--seed" => a.seed = value()?.parse().map_err(|_| "bad --seed")?,
             "--verbose" => a.verbose = true,
+            "--a-weights" => a.a_weights = parse_weights(&value()?)?,
+            "--b-weights" => a.b_weights = parse_weights(&value()?)?,
             _ => return Err(format!("unknown argument '{flag}'")),
         }
     }
@@ -221,6 +273,8 @@ fn run() -> Result<(), String> {
         600 * usize::from(args.players)
     };
     let eval = RaceEvaluator::new(&variant);
+    let eval_a = RaceEvaluator::with_weights(&variant, args.a_weights);
+    let eval_b = RaceEvaluator::with_weights(&variant, args.b_weights);
     let players = usize::from(args.players);
     let mut tally = Tally::default();
     let started = Instant::now();
@@ -238,8 +292,12 @@ fn run() -> Result<(), String> {
             let mv = if game.record().len() < args.opening {
                 random_forward(&variant, &eval, &pos, &mut rng)
             } else {
-                let engine = if is_a { args.a } else { args.b };
-                engine.choose(&variant, &pos, &history, args.ms, rng.next_u64())
+                let (engine, e) = if is_a {
+                    (args.a, &eval_a)
+                } else {
+                    (args.b, &eval_b)
+                };
+                engine.choose(&variant, e, &pos, &history, args.ms, rng.next_u64())
             };
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);

@@ -8,6 +8,7 @@
 //! | `HALMA_MAX_BODY_BYTES` | largest accepted request body | `65536` (64 KiB) |
 //! | `HALMA_AI_MAX_MS` | cap for the time budget of an AI search | `2000` |
 //! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
+//! | `HALMA_GAME_CACHE` | restored games kept in memory per instance (0: none) | `5000` |
 //! | `HALMA_LOG` | log filter (`tracing` `EnvFilter` syntax) | `info` |
 //!
 //! A variable set to the empty string counts as unset. An invalid value is a startup error
@@ -30,6 +31,9 @@ pub const DEFAULT_AI_MAX_TIME: Duration = Duration::from_millis(2000);
 pub const DEFAULT_KEY_PREFIX: &str = "halma:";
 /// Default log filter.
 pub const DEFAULT_LOG_FILTER: &str = "info";
+/// Default number of restored games an instance keeps in memory: about 65 MB for games of
+/// 120 plies (a cached game takes about 110 bytes per ply).
+pub const DEFAULT_GAME_CACHE: usize = 5_000;
 
 /// Longest accepted game TTL: ten years.
 const MAX_GAME_TTL_SECS: u64 = 10 * 365 * 24 * 60 * 60;
@@ -38,6 +42,8 @@ const MIN_BODY_BYTES: usize = 1024;
 const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 /// Largest accepted AI cap: ten minutes.
 const MAX_AI_MS: u64 = 10 * 60 * 1000;
+/// Largest accepted game cache.
+const MAX_GAME_CACHE: usize = 10_000_000;
 
 /// The service configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +60,8 @@ pub struct Config {
     pub ai_max_time: Duration,
     /// Prefix of every Redis key.
     pub key_prefix: String,
+    /// How many restored games the instance keeps in memory (0: none).
+    pub game_cache: usize,
     /// Log filter in `tracing_subscriber::EnvFilter` syntax.
     pub log_filter: String,
 }
@@ -67,6 +75,7 @@ impl Default for Config {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             ai_max_time: DEFAULT_AI_MAX_TIME,
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
+            game_cache: DEFAULT_GAME_CACHE,
             log_filter: DEFAULT_LOG_FILTER.to_owned(),
         }
     }
@@ -139,6 +148,10 @@ impl Config {
                 None => defaults.ai_max_time,
             },
             key_prefix: var("HALMA_KEY_PREFIX")?.unwrap_or(defaults.key_prefix),
+            game_cache: match var("HALMA_GAME_CACHE")? {
+                Some(text) => parse_in_range("HALMA_GAME_CACHE", &text, 0, MAX_GAME_CACHE)?,
+                None => defaults.game_cache,
+            },
             log_filter: match var("HALMA_LOG")? {
                 Some(text) => {
                     tracing_subscriber::EnvFilter::try_new(&text).map_err(|err| {
@@ -302,6 +315,7 @@ mod tests {
         assert_eq!(config.max_body_bytes, 65_536);
         assert_eq!(config.ai_max_time, Duration::from_millis(2000));
         assert_eq!(config.key_prefix, "halma:");
+        assert_eq!(config.game_cache, 5_000);
         assert_eq!(config.log_filter, "info");
         assert!(config.redis_url.is_none());
     }
@@ -315,6 +329,7 @@ mod tests {
             ("HALMA_MAX_BODY_BYTES", "2048"),
             ("HALMA_AI_MAX_MS", "500"),
             ("HALMA_KEY_PREFIX", "test:"),
+            ("HALMA_GAME_CACHE", "0"),
             ("HALMA_LOG", "halma_server=debug,warn"),
         ]);
         let expected = Config {
@@ -324,6 +339,7 @@ mod tests {
             max_body_bytes: 2048,
             ai_max_time: Duration::from_millis(500),
             key_prefix: "test:".to_owned(),
+            game_cache: 0,
             log_filter: "halma_server=debug,warn".to_owned(),
         };
         assert_eq!(config, Ok(expected));
@@ -349,6 +365,8 @@ mod tests {
             ("HALMA_GAME_TTL_SECS", "thirty days"),
             ("HALMA_MAX_BODY_BYTES", "12"),
             ("HALMA_AI_MAX_MS", "99999999999"),
+            ("HALMA_GAME_CACHE", "-1"),
+            ("HALMA_GAME_CACHE", "99999999999"),
             ("HALMA_LOG", "halma_server=loud"),
         ];
         for (variable, value) in cases {

@@ -7,6 +7,10 @@ use halma_server::config::Config;
 use halma_server::startup::Application;
 use halma_server::telemetry;
 
+/// The binary's allocator (the library leaves the choice to its user).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let config = match Config::from_env() {
         Ok(config) => config,

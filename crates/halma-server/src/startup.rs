@@ -88,6 +88,7 @@ impl Application {
             game_ttl_secs = config.game_ttl.as_secs(),
             max_body_bytes = config.max_body_bytes,
             ai_max_ms = config.ai_max_time.as_millis(),
+            game_cache = config.game_cache,
             "listening"
         );
         Ok(Self {

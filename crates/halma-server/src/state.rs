@@ -7,6 +7,7 @@ use tokio::sync::Semaphore;
 
 use crate::config::Config;
 use crate::games::variants::VariantCache;
+use crate::games::RestoredGames;
 use crate::store::Store;
 
 /// Shared state of the application, registered as `web::Data<AppState>`.
@@ -22,6 +23,9 @@ pub struct AppState {
     pub ai_slots: Arc<Semaphore>,
     /// Validated variants shared by the games with the same setup.
     pub variants: Arc<VariantCache>,
+    /// Restored games of this instance, each with the version it was restored from; reads
+    /// still ask the store whether that version is current.
+    pub games: Arc<RestoredGames>,
 }
 
 impl AppState {
@@ -35,6 +39,7 @@ impl AppState {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             )),
             variants: Arc::new(VariantCache::default()),
+            games: Arc::new(RestoredGames::new(config.game_cache)),
         }
     }
 }

@@ -1,5 +1,8 @@
 //! The stored form of a game: the rules crate's snapshot plus the seats, the token hashes and
 //! the AI settings. Stored as JSON; every read checks it.
+//!
+//! Once read, a document splits into its [`Header`] and the snapshot the game is restored
+//! from; requests (and the cache of restored games) keep only the header and the game.
 
 use halma_rules::GameSnapshot;
 use serde::{Deserialize, Serialize};
@@ -22,7 +25,7 @@ pub struct StoredSeat {
     pub level: Option<u8>,
 }
 
-/// A game as stored.
+/// A game as stored: a [`Header`]'s fields and the game's snapshot, in one JSON object.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Document {
@@ -47,7 +50,58 @@ pub struct Document {
     pub game: GameSnapshot,
 }
 
+/// Everything a [`Document`] holds besides the game: what requests need next to the restored
+/// game.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// Creation time, seconds since the Unix epoch.
+    pub created_at: u64,
+    /// The seats.
+    pub seats: Vec<StoredSeat>,
+    /// Hash of the host token.
+    pub host_token: TokenHash,
+    /// Hashes of the seat tokens, in seat order.
+    pub seat_tokens: Vec<TokenHash>,
+    /// Thinking time of the AI seats per move, in milliseconds.
+    pub ai_time_ms: u32,
+    /// The starting position in the notation.
+    pub start_position: String,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+}
+
 impl Document {
+    /// The document (in the current [`FORMAT`]) of `header` with `game`.
+    #[must_use]
+    pub fn new(header: &Header, game: GameSnapshot) -> Document {
+        Document {
+            format: FORMAT,
+            created_at: header.created_at,
+            seats: header.seats.clone(),
+            host_token: header.host_token,
+            seat_tokens: header.seat_tokens.clone(),
+            ai_time_ms: header.ai_time_ms,
+            start_position: header.start_position.clone(),
+            rematch_of: header.rematch_of.clone(),
+            game,
+        }
+    }
+
+    /// The document's header and game.
+    #[must_use]
+    pub fn into_parts(self) -> (Header, GameSnapshot) {
+        let header = Header {
+            created_at: self.created_at,
+            seats: self.seats,
+            host_token: self.host_token,
+            seat_tokens: self.seat_tokens,
+            ai_time_ms: self.ai_time_ms,
+            start_position: self.start_position,
+            rematch_of: self.rematch_of,
+        };
+        (header, self.game)
+    }
+
     /// Reads a stored document.
     ///
     /// # Errors
@@ -75,5 +129,58 @@ impl Document {
     /// Serialisation errors (none are expected for this type).
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error;
+    use std::sync::Arc;
+
+    use halma_rules::{BoardKind, Game, GameSetup, MoveInput, Variant};
+
+    use super::*;
+    use crate::api::SeatKind;
+
+    #[test]
+    fn a_document_splits_into_header_and_game_and_joins_back_unchanged(
+    ) -> Result<(), Box<dyn Error>> {
+        let setup = GameSetup {
+            board: BoardKind::Star,
+            players: 2,
+            options: halma_rules::RuleOptions::default(),
+        };
+        let variant = Arc::new(Variant::new(&setup)?);
+        let first = variant.seat(0).ok_or("no seat 0")?;
+        let mut game = Game::new(Arc::clone(&variant), first);
+        let legal = game.legal_moves();
+        let first_move = legal.first().ok_or("no legal move")?;
+        game.play(&MoveInput::FromTo(first_move.mv.from, first_move.mv.to))?;
+        let header = Header {
+            created_at: 1_700_000_000,
+            seats: vec![
+                StoredSeat {
+                    name: "Ada".into(),
+                    kind: SeatKind::Human,
+                    level: None,
+                },
+                StoredSeat {
+                    name: "AI level 3".into(),
+                    kind: SeatKind::Ai,
+                    level: Some(3),
+                },
+            ],
+            host_token: TokenHash::of("host"),
+            seat_tokens: vec![TokenHash::of("seat 0"), TokenHash::of("seat 1")],
+            ai_time_ms: 200,
+            start_position: "start".into(),
+            rematch_of: Some("earlier".into()),
+        };
+        let json = Document::new(&header, game.snapshot()).to_json()?;
+        let (read, snapshot) = Document::parse(&json)?.into_parts();
+        assert_eq!(snapshot, game.snapshot());
+        assert_eq!(read.seats, header.seats);
+        assert_eq!(Document::new(&read, snapshot).to_json()?, json);
+        Ok(())
     }
 }

@@ -1,6 +1,11 @@
 //! The game operations behind the routes: create, read, list moves, play (with the AI seats'
 //! replies), suggest, rematch. Every write is a compare-and-set on the game's version.
+//!
+//! Reads go through the instance's [`cache`] of restored games: the store is still asked on
+//! every read, with the cached version, and the document comes back (to be parsed and
+//! restored) only when the game changed. Writes put the game they stored in the cache.
 
+pub mod cache;
 pub mod document;
 pub mod variants;
 pub mod views;
@@ -19,9 +24,9 @@ use crate::api::{
 };
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::store::{StoreError, Version};
+use crate::store::{Lookup, StoreError, StoredGame, Version};
 use crate::token::SecretToken;
-use document::{Document, StoredSeat, FORMAT};
+use document::{Document, Header, StoredSeat};
 
 /// Default AI thinking time per move, in milliseconds.
 pub const DEFAULT_AI_MS: u32 = 200;
@@ -30,15 +35,20 @@ pub const DEFAULT_LEVEL: u8 = 10;
 /// Longest accepted seat name, in characters.
 const MAX_NAME_CHARS: usize = 64;
 
-/// A game read from the store.
+/// A game read from the store. Cheap to clone: the header and the game are shared (with the
+/// cache, among others); a request that plays moves works on its own copy of the game.
+#[derive(Clone, Debug)]
 pub struct Loaded {
     /// Its version.
     pub version: Version,
-    /// The stored document.
-    pub doc: Document,
-    /// The game, restored.
-    pub game: Game,
+    /// The stored document's header: seats, token hashes, AI settings.
+    pub header: Arc<Header>,
+    /// The game, restored from the stored document.
+    pub game: Arc<Game>,
 }
+
+/// The restored games an instance keeps, keyed by game id.
+pub type RestoredGames = cache::GameCache<Loaded>;
 
 /// Who a token speaks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,34 +101,56 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
-/// Reads and restores a game.
+/// Reads a game: the cached one when the store says it is still current, else the stored one,
+/// restored (and then cached).
 ///
 /// # Errors
 /// 404 for an unknown game, 503 when the store is down, 500 for a corrupt document.
 pub async fn load(state: &AppState, id: &str) -> Result<Loaded, ApiError> {
     check_id(id)?;
-    let stored = state
-        .store
-        .get(id)
-        .await
-        .map_err(store_error)?
-        .ok_or(ApiError::GameNotFound)?;
-    let doc = Document::parse(&stored.document).map_err(|detail| {
-        ApiError::internal(StoreError::Corrupt {
-            key: id.to_owned(),
-            detail,
-        })
-    })?;
+    let stored = match state.games.get(id) {
+        Some((version, cached)) => match state.store.get_if_changed(id, version).await {
+            Ok(Some(Lookup::Unchanged)) => return Ok(cached),
+            Ok(Some(Lookup::Changed(stored))) => Some(stored),
+            Ok(None) => {
+                state.games.remove(id);
+                None
+            }
+            Err(e) => return Err(store_error(e)),
+        },
+        None => state.store.get(id).await.map_err(store_error)?,
+    };
+    let loaded = restore(state, id, &stored.ok_or(ApiError::GameNotFound)?)?;
+    state.games.insert(id, loaded.version, loaded.clone());
+    Ok(loaded)
+}
+
+/// Parses a stored document and restores its game.
+fn restore(state: &AppState, id: &str, stored: &StoredGame) -> Result<Loaded, ApiError> {
+    let (header, snapshot) = Document::parse(&stored.document)
+        .map_err(|detail| corrupt(id, &detail))?
+        .into_parts();
     let variant = state
         .variants
-        .get(&doc.game.setup)
+        .get(&snapshot.setup)
         .map_err(|e| corrupt(id, &e.to_string()))?;
-    let game = Game::restore(variant, &doc.game).map_err(|e| corrupt(id, &e.to_string()))?;
+    let game = Game::restore(variant, &snapshot).map_err(|e| corrupt(id, &e.to_string()))?;
     Ok(Loaded {
         version: stored.version,
-        doc,
-        game,
+        header: Arc::new(header),
+        game: Arc::new(game),
     })
+}
+
+/// Puts a game just written at `version` in the cache, so that the next read need not
+/// restore it.
+fn remember(state: &AppState, id: &str, version: Version, header: Arc<Header>, game: Game) {
+    let loaded = Loaded {
+        version,
+        header,
+        game: Arc::new(game),
+    };
+    state.games.insert(id, version, loaded);
 }
 
 fn corrupt(id: &str, detail: &str) -> ApiError {
@@ -179,8 +211,7 @@ pub async fn create(
             .map(|_| SecretToken::generate().expose_secret().to_owned())
             .collect(),
     };
-    let doc = Document {
-        format: FORMAT,
+    let header = Header {
         created_at: now_secs(),
         seats,
         host_token: crate::token::TokenHash::of(&tokens.host),
@@ -192,25 +223,26 @@ pub async fn create(
         ai_time_ms,
         start_position: notation::format_position(&variant, game.position()),
         rematch_of: None,
-        game: game.snapshot(),
     };
-    insert(state, doc, game, tokens).await
+    insert(state, header, game, tokens).await
 }
 
 /// Stores a new game after letting the AI seats that start move; returns it with its tokens.
 async fn insert(
     state: &AppState,
-    mut doc: Document,
+    header: Header,
     mut game: Game,
     tokens: GameTokens,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
     let id = new_id();
     let mut played = Vec::new();
-    run_ai_seats(state, &id, &doc, &mut game, &mut played).await?;
-    doc.game = game.snapshot();
-    let json = doc.to_json().map_err(ApiError::internal)?;
+    run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
+    let json = Document::new(&header, game.snapshot())
+        .to_json()
+        .map_err(ApiError::internal)?;
     let version = state.store.create(&id, &json).await.map_err(store_error)?;
-    let view = views::game_view(&id, version, &doc, &game);
+    let view = views::game_view(&id, version, &header, &game);
+    remember(state, &id, version, Arc::new(header), game);
     Ok((id, version, CreatedGame { game: view, tokens }))
 }
 
@@ -269,11 +301,12 @@ fn seat_list(req: &CreateGameRequest) -> Result<Vec<StoredSeat>, ApiError> {
 ///
 /// # Errors
 /// 403 `invalid_token` when it is none of the game's tokens.
-pub fn authorize(doc: &Document, token: &str) -> Result<Actor, ApiError> {
-    if doc.host_token.matches(token) {
+pub fn authorize(header: &Header, token: &str) -> Result<Actor, ApiError> {
+    if header.host_token.matches(token) {
         return Ok(Actor::Host);
     }
-    doc.seat_tokens
+    header
+        .seat_tokens
         .iter()
         .position(|h| h.matches(token))
         .map(|i| Actor::Seat(i as u8))
@@ -332,10 +365,10 @@ pub async fn play(
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let Loaded {
         version,
-        mut doc,
-        mut game,
+        header,
+        game,
     } = load(state, id).await?;
-    let actor = authorize(&doc, token)?;
+    let actor = authorize(&header, token)?;
     if version != expected {
         return Err(ApiError::VersionMismatch { current: version });
     }
@@ -351,6 +384,7 @@ pub async fn play(
             });
         }
     }
+    let mut game = Arc::unwrap_or_clone(game);
     let board = game.variant().board();
     let played_move = game.play(&input).map_err(|e| illegal(&e))?.clone();
     let mut played = vec![views::move_view(
@@ -358,8 +392,8 @@ pub async fn play(
         game.record().len() - 1,
         &played_move,
     )];
-    run_ai_seats(state, id, &doc, &mut game, &mut played).await?;
-    save(state, id, expected, &mut doc, &game, played).await
+    run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, header, game, played).await
 }
 
 /// Lets the AI seats move while one of them is to move (for games where every seat is the AI,
@@ -375,10 +409,10 @@ pub async fn ai_turns(
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let Loaded {
         version,
-        mut doc,
-        mut game,
+        header,
+        game,
     } = load(state, id).await?;
-    if authorize(&doc, token)? != Actor::Host {
+    if authorize(&header, token)? != Actor::Host {
         return Err(ApiError::InvalidToken);
     }
     if version != expected {
@@ -387,7 +421,7 @@ pub async fn ai_turns(
     let Some(to_move) = game.to_move() else {
         return Err(illegal(&IllegalMove::GameOver));
     };
-    if doc.seats[usize::from(to_move.index())].kind != SeatKind::Ai {
+    if header.seats[usize::from(to_move.index())].kind != SeatKind::Ai {
         return Err(ApiError::IllegalMove {
             reason: "not_ai_turn".into(),
             detail: format!(
@@ -396,27 +430,31 @@ pub async fn ai_turns(
             ),
         });
     }
+    let mut game = Arc::unwrap_or_clone(game);
     let mut played = Vec::new();
-    run_ai_seats(state, id, &doc, &mut game, &mut played).await?;
-    save(state, id, expected, &mut doc, &game, played).await
+    run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, header, game, played).await
 }
 
+/// Stores `game` over version `expected` and caches it at the new version.
 async fn save(
     state: &AppState,
     id: &str,
     expected: Version,
-    doc: &mut Document,
-    game: &Game,
+    header: Arc<Header>,
+    game: Game,
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
-    doc.game = game.snapshot();
-    let json = doc.to_json().map_err(ApiError::internal)?;
+    let json = Document::new(&header, game.snapshot())
+        .to_json()
+        .map_err(ApiError::internal)?;
     let version = state
         .store
         .compare_and_set(id, expected, &json)
         .await
         .map_err(store_error)?;
-    let view = views::game_view(id, version, doc, game);
+    let view = views::game_view(id, version, &header, &game);
+    remember(state, id, version, header, game);
     Ok((version, MoveOutcome { game: view, played }))
 }
 
@@ -424,14 +462,14 @@ async fn save(
 async fn run_ai_seats(
     state: &AppState,
     id: &str,
-    doc: &Document,
+    header: &Header,
     game: &mut Game,
     played: &mut Vec<MoveView>,
 ) -> Result<(), ApiError> {
-    let budget = Duration::from_millis(u64::from(doc.ai_time_ms)).min(state.ai_max_time);
+    let budget = Duration::from_millis(u64::from(header.ai_time_ms)).min(state.ai_max_time);
     for _ in 0..game.variant().players() {
         let Some(seat) = game.to_move() else { break };
-        let stored = &doc.seats[usize::from(seat.index())];
+        let stored = &header.seats[usize::from(seat.index())];
         if stored.kind != SeatKind::Ai {
             break;
         }
@@ -562,8 +600,8 @@ pub async fn rematch(
     id: &str,
     token: &str,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
-    let Loaded { doc, game, .. } = load(state, id).await?;
-    if authorize(&doc, token)? != Actor::Host {
+    let Loaded { header, game, .. } = load(state, id).await?;
+    if authorize(&header, token)? != Actor::Host {
         return Err(ApiError::InvalidToken);
     }
     let variant = Arc::clone(game.variant());
@@ -578,20 +616,18 @@ pub async fn rematch(
             .map(|_| SecretToken::generate().expose_secret().to_owned())
             .collect(),
     };
-    let new_doc = Document {
-        format: FORMAT,
+    let new_header = Header {
         created_at: now_secs(),
-        seats: doc.seats.clone(),
+        seats: header.seats.clone(),
         host_token: crate::token::TokenHash::of(&tokens.host),
         seat_tokens: tokens
             .seats
             .iter()
             .map(|t| crate::token::TokenHash::of(t))
             .collect(),
-        ai_time_ms: doc.ai_time_ms,
+        ai_time_ms: header.ai_time_ms,
         start_position: notation::format_position(&variant, new_game.position()),
         rematch_of: Some(id.to_owned()),
-        game: new_game.snapshot(),
     };
-    insert(state, new_doc, new_game, tokens).await
+    insert(state, new_header, new_game, tokens).await
 }

@@ -6,7 +6,7 @@ use crate::api::{
     ArmyView, DrawReason, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, MoveView,
     PlaceView, RuleOptions, RulesInForce, SeatView, Standing,
 };
-use crate::games::document::Document;
+use crate::games::document::Header;
 
 fn names(board: &Board, cells: impl IntoIterator<Item = halma_rules::Cell>) -> Vec<String> {
     cells
@@ -74,14 +74,14 @@ pub fn result_view(outcome: &Outcome) -> GameResult {
 }
 
 /// The game as the API shows it.
-pub fn game_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameView {
+pub fn game_view(id: &str, version: u64, header: &Header, game: &Game) -> GameView {
     let variant: &Variant = game.variant();
     let board = variant.board();
     let pos = game.position();
     let seats = variant
         .seats()
         .map(|s| {
-            let stored = &doc.seats[usize::from(s.index())];
+            let stored = &header.seats[usize::from(s.index())];
             SeatView {
                 seat: s.index(),
                 name: stored.name.clone(),
@@ -134,7 +134,7 @@ pub fn game_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameVie
 }
 
 /// The full record with its text export.
-pub fn record_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameRecord {
+pub fn record_view(id: &str, version: u64, header: &Header, game: &Game) -> GameRecord {
     let variant = game.variant();
     let board = variant.board();
     let moves: Vec<MoveView> = game
@@ -152,17 +152,17 @@ pub fn record_view(id: &str, version: u64, doc: &Document, game: &Game) -> GameR
         players: variant.players(),
         options: RuleOptions::from(&variant.setup().options),
         first_seat: game.first().index(),
-        export: export_text(id, doc, game, &moves),
+        export: export_text(id, header, game, &moves),
         moves,
         result,
-        start_position: doc.start_position.clone(),
+        start_position: header.start_position.clone(),
         position,
     }
 }
 
 /// The game as text: tag lines in brackets, then one move per line. Seats are counted from 1
 /// here, as in the position notation.
-fn export_text(id: &str, doc: &Document, game: &Game, moves: &[MoveView]) -> String {
+fn export_text(id: &str, header: &Header, game: &Game, moves: &[MoveView]) -> String {
     use std::fmt::Write as _;
     let variant = game.variant();
     let setup = variant.setup();
@@ -172,7 +172,7 @@ fn export_text(id: &str, doc: &Document, game: &Game, moves: &[MoveView]) -> Str
     let _ = writeln!(out, "[Board \"{}\"]", setup.board.name());
     let _ = writeln!(out, "[Players \"{}\"]", setup.players);
     let _ = writeln!(out, "[Options \"{options}\"]");
-    for (i, s) in doc.seats.iter().enumerate() {
+    for (i, s) in header.seats.iter().enumerate() {
         let _ = writeln!(
             out,
             "[Seat{} \"{}\"]",
@@ -196,7 +196,7 @@ fn export_text(id: &str, doc: &Document, game: &Game, moves: &[MoveView]) -> Str
         },
     };
     let _ = writeln!(out, "[Result \"{result}\"]");
-    let _ = writeln!(out, "[Start \"{}\"]", doc.start_position);
+    let _ = writeln!(out, "[Start \"{}\"]", header.start_position);
     out.push('\n');
     for m in moves {
         let _ = write!(out, "{}. {} {}", m.ply, m.seat + 1, m.notation);

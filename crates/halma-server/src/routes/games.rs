@@ -183,7 +183,7 @@ pub async fn get_game(
         let loaded = games::load(&state, &path.id).await?;
         if !none_match(req.headers(), loaded.version) {
             let view: GameView =
-                views::game_view(&path.id, loaded.version, &loaded.doc, &loaded.game);
+                views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
             return Ok(json_with_etag(
                 actix_web::http::StatusCode::OK,
                 loaded.version,
@@ -367,7 +367,8 @@ pub async fn record(
     path: web::Path<GamePath>,
 ) -> Result<HttpResponse, ApiError> {
     let loaded = games::load(&state, &path.id).await?;
-    let body: GameRecord = views::record_view(&path.id, loaded.version, &loaded.doc, &loaded.game);
+    let body: GameRecord =
+        views::record_view(&path.id, loaded.version, &loaded.header, &loaded.game);
     Ok(json_with_etag(
         actix_web::http::StatusCode::OK,
         loaded.version,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::{StoreError, StoredGame, Version};
+use super::{Lookup, StoreError, StoredGame, Version};
 
 /// Longest time between two sweeps of expired games.
 const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -92,13 +92,31 @@ impl MemoryStore {
     }
 
     pub(super) fn get(&self, id: &str) -> Option<StoredGame> {
+        self.read(id, |entry| StoredGame {
+            version: entry.version,
+            document: entry.document.clone(),
+        })
+    }
+
+    pub(super) fn get_if_changed(&self, id: &str, known: Version) -> Option<Lookup> {
+        self.read(id, |entry| {
+            if entry.version == known {
+                Lookup::Unchanged
+            } else {
+                Lookup::Changed(StoredGame {
+                    version: entry.version,
+                    document: entry.document.clone(),
+                })
+            }
+        })
+    }
+
+    /// `answer` of the live entry under `id`; an expired one is removed.
+    fn read<T>(&self, id: &str, answer: impl FnOnce(&Entry) -> T) -> Option<T> {
         let now = Instant::now();
         let mut games = self.lock();
         match games.by_id.get(id) {
-            Some(entry) if entry.is_live(now) => Some(StoredGame {
-                version: entry.version,
-                document: entry.document.clone(),
-            }),
+            Some(entry) if entry.is_live(now) => Some(answer(entry)),
             Some(_) => {
                 games.by_id.remove(id);
                 None

@@ -9,6 +9,9 @@
 //! not, so a game nobody moves in expires even while spectators watch it, and a read costs no
 //! write.
 //!
+//! Readers that keep restored games in memory ask [`Store::get_if_changed`] with the version they
+//! hold: the store then sends the document only when the game has moved on.
+//!
 //! [`Store`] is an enum over the two back ends: [`MemoryStore`] (the default, one process) and
 //! [`RedisStore`] (shared).
 
@@ -31,6 +34,15 @@ pub struct StoredGame {
     pub version: Version,
     /// The game document (JSON, opaque to the store).
     pub document: String,
+}
+
+/// What [`Store::get_if_changed`] found for a game that exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The game is still at the version the caller holds; the document was not sent.
+    Unchanged,
+    /// The game is at another version: its document and that version.
+    Changed(StoredGame),
 }
 
 /// Which back end a [`Store`] uses.
@@ -139,6 +151,25 @@ impl Store {
         match self {
             Self::Memory(store) => Ok(store.get(id)),
             Self::Redis(store) => store.get(id).await,
+        }
+    }
+
+    /// Reads a game whose version `known` the caller already holds: [`Lookup::Unchanged`] when
+    /// the stored version is `known` (without sending the document), the stored game
+    /// otherwise; `None` when no game has this id (or it expired). Checks the stored record
+    /// as strictly as [`get`](Self::get), in one atomic step, and does not restart the idle
+    /// timer.
+    ///
+    /// # Errors
+    /// As for [`get`](Self::get).
+    pub async fn get_if_changed(
+        &self,
+        id: &str,
+        known: Version,
+    ) -> Result<Option<Lookup>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.get_if_changed(id, known)),
+            Self::Redis(store) => store.get_if_changed(id, known).await,
         }
     }
 

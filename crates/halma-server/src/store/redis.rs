@@ -1,8 +1,9 @@
 //! The Redis store, shared by every service instance that uses the same Redis and prefix.
 //!
 //! Layout: one hash per game under `{prefix}game:{id}` with the fields `v` (the version, a
-//! decimal integer) and `doc` (the document), and a TTL set by every write. Create and
-//! compare-and-set are Lua scripts, so each runs atomically on the server; they are invoked
+//! decimal integer) and `doc` (the document), and a TTL set by every write. Create,
+//! compare-and-set and the read of a game the caller may hold already are Lua scripts, so each
+//! runs atomically on the server; they are invoked
 //! with `EVALSHA` (falling back to loading the script) on one shared, multiplexed
 //! `ConnectionManager`. `WATCH`/`MULTI` is not used: on a shared connection it loses updates.
 //!
@@ -16,7 +17,7 @@ use std::time::Duration;
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, RedisError, Script};
 
-use super::{StoreError, StoredGame, Version};
+use super::{Lookup, StoreError, StoredGame, Version};
 
 /// Upper bound on one store operation, reconnection attempts included.
 const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -63,6 +64,36 @@ local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {2, new}
+",
+    )
+});
+
+/// Reads a game unless the caller holds its current version; as strict as `HMGET v doc` in
+/// [`RedisStore::get`], but the document leaves Redis only when the version differs.
+/// KEYS[1] game key; ARGV[1] the version the caller holds.
+/// Returns {status, value, document}: {0, '', ''} no such game; {1, version, ''} unchanged;
+/// {2, version, document} changed; {3, detail, ''} corrupt record.
+static GET_IF_CHANGED: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local version = redis.call('HGET', KEYS[1], 'v')
+if not version then
+  if redis.call('HEXISTS', KEYS[1], 'doc') == 1 then
+    return {3, 'the hash has no version field', ''}
+  end
+  return {0, '', ''}
+end
+if version == ARGV[1] then
+  if redis.call('HEXISTS', KEYS[1], 'doc') == 0 then
+    return {3, 'the hash has no document field', ''}
+  end
+  return {1, version, ''}
+end
+local document = redis.call('HGET', KEYS[1], 'doc')
+if not document then
+  return {3, 'the hash has no document field', ''}
+end
+return {2, version, document}
 ",
     )
 });
@@ -159,6 +190,36 @@ impl RedisStore {
                     "the hash has no document field"
                 },
             )),
+        }
+    }
+
+    pub(super) async fn get_if_changed(
+        &self,
+        id: &str,
+        known: Version,
+    ) -> Result<Option<Lookup>, StoreError> {
+        let key = self.key(id);
+        let mut connection = self.connection.clone();
+        let (status, value, document): (i64, String, String) = bounded(&key, async {
+            GET_IF_CHANGED
+                .key(&key)
+                .arg(known.to_string())
+                .invoke_async(&mut connection)
+                .await
+        })
+        .await?;
+        match status {
+            0 => Ok(None),
+            1 => {
+                parse_version(&key, &value)?;
+                Ok(Some(Lookup::Unchanged))
+            }
+            2 => Ok(Some(Lookup::Changed(StoredGame {
+                version: parse_version(&key, &value)?,
+                document,
+            }))),
+            3 => Err(corrupt(&key, &value)),
+            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
         }
     }
 

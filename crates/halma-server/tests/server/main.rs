@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod extractors;
+mod game_cache;
 mod games;
 mod http;
 mod memory_store;

@@ -18,6 +18,11 @@ async fn create_get_and_compare_and_set() {
 }
 
 #[tokio::test]
+async fn get_if_changed_sends_the_document_only_when_it_changed() {
+    store_suite::get_if_changed_sends_the_document_only_when_it_changed(&store(DAY)).await;
+}
+
+#[tokio::test]
 async fn create_refuses_a_taken_id() {
     store_suite::create_refuses_a_taken_id(&store(DAY)).await;
 }

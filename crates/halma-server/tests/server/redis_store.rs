@@ -32,6 +32,16 @@ async fn create_get_and_compare_and_set() {
 }
 
 #[tokio::test]
+async fn get_if_changed_sends_the_document_only_when_it_changed() {
+    let Some(server) = RedisServer::start("get_if_changed_sends_the_document_only_when_it_changed")
+    else {
+        return;
+    };
+    store_suite::get_if_changed_sends_the_document_only_when_it_changed(&store(&server, DAY).await)
+        .await;
+}
+
+#[tokio::test]
 async fn create_refuses_a_taken_id() {
     let Some(server) = RedisServer::start("create_refuses_a_taken_id") else {
         return;
@@ -136,7 +146,25 @@ async fn corrupt_records_are_errors_not_panics() {
             matches!(&read, Err(StoreError::Corrupt { key, .. }) if key == &format!("test:game:{id}")),
             "get {id}: {read:?}"
         );
+        // As strict when the reader holds a version: 3 is the stored one of `no-document`.
+        for known in [1, 3] {
+            let read = store.get_if_changed(id, known).await;
+            assert!(
+                matches!(&read, Err(StoreError::Corrupt { key, .. }) if key == &format!("test:game:{id}")),
+                "get_if_changed {id} {known}: {read:?}"
+            );
+        }
     }
+    // A hash with neither field is no game, for both reads.
+    let _: redis::Value = redis::cmd("HSET")
+        .arg("test:game:other-fields")
+        .arg("x")
+        .arg("1")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!(store.get("other-fields").await.unwrap(), None);
+    assert_eq!(store.get_if_changed("other-fields", 1).await.unwrap(), None);
     for id in ["text-version", "no-version", "string"] {
         let write = store.compare_and_set(id, 1, "{}").await;
         assert!(
@@ -166,6 +194,7 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
         let results = [
             store.ping().await.err(),
             store.get("before").await.err(),
+            store.get_if_changed("before", 1).await.err(),
             store.create("during", "y").await.err(),
             store.compare_and_set("before", 1, "z").await.err(),
         ];
@@ -179,7 +208,7 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
             );
         }
         let elapsed = started.elapsed();
-        println!("outage round {round}: 4 failed operations in {elapsed:?}");
+        println!("outage round {round}: 5 failed operations in {elapsed:?}");
         assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     }
     let status = halma_server::error::ApiError::from(store.ping().await.unwrap_err());

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use halma_server::store::{Store, StoreError, StoredGame};
+use halma_server::store::{Lookup, Store, StoreError, StoredGame};
 use tokio::sync::Barrier;
 
 /// TTL for the expiry test: long enough for a loaded machine, short enough to wait for.
@@ -37,6 +37,39 @@ pub async fn create_get_and_compare_and_set(store: &Store) {
     assert_eq!(game.version, 3);
     assert_eq!(game.document, r#"{"moves":["a1-b2","c3-d4"]}"#);
     store.ping().await.unwrap();
+}
+
+/// A reader holding a version gets "unchanged" while it is current, else the stored game.
+pub async fn get_if_changed_sends_the_document_only_when_it_changed(store: &Store) {
+    store.create("g3", "v1").await.unwrap();
+    assert_eq!(
+        store.get_if_changed("g3", 1).await.unwrap(),
+        Some(Lookup::Unchanged)
+    );
+    let changed = |version, document: &str| {
+        Some(Lookup::Changed(StoredGame {
+            version,
+            document: document.to_owned(),
+        }))
+    };
+    // A version the store never had (ahead, or of another game) is not current either.
+    assert_eq!(
+        store.get_if_changed("g3", 7).await.unwrap(),
+        changed(1, "v1")
+    );
+    store.compare_and_set("g3", 1, "v2").await.unwrap();
+    assert_eq!(
+        store.get_if_changed("g3", 1).await.unwrap(),
+        changed(2, "v2")
+    );
+    assert_eq!(
+        store.get_if_changed("g3", 2).await.unwrap(),
+        Some(Lookup::Unchanged)
+    );
+    assert_eq!(store.get_if_changed("nobody", 1).await.unwrap(), None);
+    // The read changed nothing.
+    let game = store.get("g3").await.unwrap().unwrap();
+    assert_eq!((game.version, game.document.as_str()), (2, "v2"));
 }
 
 pub async fn create_refuses_a_taken_id(store: &Store) {
@@ -86,6 +119,7 @@ pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
         None,
         "idle game outlived its TTL"
     );
+    assert_eq!(store.get_if_changed("idle", 1).await.unwrap(), None);
     assert!(matches!(
         store.compare_and_set("idle", 1, "late").await,
         Err(StoreError::NotFound)

@@ -3,15 +3,22 @@
 #
 # Builds the release server and the load generator (bench/loadgen), starts a private
 # redis-server and the server on free local ports, measures redis-benchmark's GET rate (the
-# ceiling: a bare Redis GET with no HTTP, no JSON and no game logic), then runs the three
-# scenarios of the load generator (read a game, list moves, post moves) and prints a summary.
-# Everything it started is stopped on exit, also on failure or Ctrl-C.
+# ceiling: a bare Redis GET with no HTTP, no JSON and no game logic), then runs the scenarios
+# of the load generator (by default the three of read a game, list moves, post moves) and
+# prints a summary. Everything it started is stopped on exit, also on failure or Ctrl-C.
 #
 # Settings (environment): CONNECTIONS (32), DURATION seconds per scenario (10), WARMUP (1),
 # GAMES (64), PLIES played into each read game (20), THREADS of the load generator (2),
-# SCENARIOS (get,moves,play), PERF=1 to profile the server with `perf record` in a second pass
-# (one pass per scenario, after the measured one), OUT directory (target/loadbench),
-# SERVER_BIN to measure another build of the server (A/B comparisons) instead of building it.
+# SCENARIOS (get,moves,play; `suggest` may be added or run alone), PERF=1 to profile the server
+# with `perf record` in a second pass (one pass per scenario, after the measured one), OUT
+# directory (target/loadbench), SERVER_BIN to measure another build of the server (A/B
+# comparisons) instead of building it.
+#
+# The suggest scenario asks GET /v1/games/{id}/suggestion?level=10&time_ms=SUGGEST_MS (200) on
+# GAMES games with SUGGEST_PLIES (40) plies played, never plays the move, and reports how many
+# answers came later than the budget + 50 ms and + 100 ms. The server's cap on the budget,
+# HALMA_AI_MAX_MS (2000), is passed on from the environment like every HALMA_ setting.
+#   SCENARIOS=suggest CONNECTIONS=8 SUGGEST_MS=50 bench/load.sh
 #
 # The load generator runs on the same machine as the server and Redis: on a small machine they
 # share the cores, so the figures are a lower bound of what the server does on its own.
@@ -27,6 +34,8 @@ GAMES=${GAMES:-64}
 PLIES=${PLIES:-20}
 THREADS=${THREADS:-2}
 SCENARIOS=${SCENARIOS:-get,moves,play}
+SUGGEST_MS=${SUGGEST_MS:-200}
+SUGGEST_PLIES=${SUGGEST_PLIES:-40}
 PERF=${PERF:-0}
 SERVER_BIN=${SERVER_BIN:-}
 OUT=${OUT:-$ROOT/target/loadbench}
@@ -113,6 +122,9 @@ curl -fsS "$BASE/readyz" >/dev/null
   echo
   echo "- machine: $(nproc) cores, $(uname -sr); load generator, server and Redis on the same cores"
   echo "- settings: $CONNECTIONS connections, $DURATION s per scenario after $WARMUP s warm-up, $GAMES games with $PLIES plies for the reads, $THREADS load generator threads"
+  if [[ ,$SCENARIOS, == *,suggest,* ]]; then
+    echo "- suggest: level 10, time_ms=$SUGGEST_MS, $GAMES games with $SUGGEST_PLIES plies, HALMA_AI_MAX_MS=${HALMA_AI_MAX_MS:-2000 (default)}"
+  fi
   echo "- uptime before: $(uptime)"
 } | tee "$RESULT"
 
@@ -121,8 +133,11 @@ REDIS_BENCH=$(redis-benchmark -p "$REDIS_PORT" -t get -n 200000 -q 2>&1 | tr '\r
 echo "$REDIS_BENCH"
 
 REDIS_PID=$(cat "$OUT/redis.pid")
+# A suggestion may wait for a search slot: leave it twice its budget and a second (5 s at least).
+TIMEOUT_MS=$(( SUGGEST_MS * 2 + 1000 > 5000 ? SUGGEST_MS * 2 + 1000 : 5000 ))
 LOADGEN_ARGS=(--url "$BASE" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP"
-  --games "$GAMES" --plies "$PLIES" --threads "$THREADS" --watch "server=$SERVER_PID" --watch "redis=$REDIS_PID")
+  --games "$GAMES" --plies "$PLIES" --threads "$THREADS" --watch "server=$SERVER_PID" --watch "redis=$REDIS_PID"
+  --suggest-ms "$SUGGEST_MS" --suggest-plies "$SUGGEST_PLIES" --timeout-ms "$TIMEOUT_MS")
 
 echo "== load generator (about $(( (WARMUP + DURATION) * $(tr ',' '\n' <<<"$SCENARIOS" | wc -l) )) s of load)"
 # In the background, so that a signal stops it at once (the trap kills it).
@@ -145,6 +160,7 @@ UPTIME_AFTER=$(uptime)
   grep -E '^\|' "$OUT/loadgen-$STAMP.txt"
   echo
   grep -E '^\[play\] games' "$OUT/loadgen-$STAMP.txt" || true
+  grep -E '^\[suggest\] (budget|search|first failed)' "$OUT/loadgen-$STAMP.txt" | sed 's/^/- /' || true
   echo
   echo "CPU during each measured phase (cores busy; CPU time per answered request):"
   echo

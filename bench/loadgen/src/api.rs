@@ -148,7 +148,17 @@ impl Http {
 
     /// `GET url`, timed into `rec`; the body is read to its end and dropped.
     pub async fn get_discard(&self, url: &str, rec: &mut Recorder) -> Option<u16> {
-        exchange(self.client.get(url), rec).await.map(|(s, _)| s)
+        exchange(self.client.get(url), rec).await.map(|(s, _, _)| s)
+    }
+
+    /// `GET url`, timed into `rec`, with a `200` answer parsed as `T` (a body that does not
+    /// parse counts as unexpected). `None` when no answer came.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        rec: &mut Recorder,
+    ) -> Option<Answer<T>> {
+        exchange_timed(self.client.get(url), 200, rec).await
     }
 
     /// Waits until `/readyz` answers 200, for at most `limit`.
@@ -180,9 +190,9 @@ impl Http {
         let mut rec = Recorder::default();
         let board: BoardView =
             match exchange(self.client.get(self.url("/v1/boards/star")), &mut rec).await {
-                Some((200, body)) => serde_json::from_slice(body.as_ref())
+                Some((200, body, _)) => serde_json::from_slice(body.as_ref())
                     .map_err(|e| SetupError(format!("GET /v1/boards/star: {e}")))?,
-                Some((status, _)) => {
+                Some((status, _, _)) => {
                     return Err(SetupError(format!("GET /v1/boards/star: status {status}")))
                 }
                 None => return Err(SetupError("GET /v1/boards/star: no answer".into())),
@@ -197,11 +207,12 @@ impl Http {
 }
 
 /// Sends a request and reads its body; records the latency (from sending to the last body
-/// byte) and the status into `rec`, or the failure. `None` when no answer came.
+/// byte) and the status into `rec`, or the failure. Gives the status, the body and the
+/// latency, or `None` when no answer came.
 async fn exchange(
     request: reqwest::RequestBuilder,
     rec: &mut Recorder,
-) -> Option<(u16, impl AsRef<[u8]>)> {
+) -> Option<(u16, impl AsRef<[u8]>, Duration)> {
     let started = Instant::now();
     let response = match request.send().await {
         Ok(response) => response,
@@ -213,8 +224,9 @@ async fn exchange(
     let status = response.status().as_u16();
     match response.bytes().await {
         Ok(body) => {
-            rec.answered(status, started.elapsed());
-            Some((status, body))
+            let latency = started.elapsed();
+            rec.answered(status, latency);
+            Some((status, body, latency))
         }
         Err(e) => {
             rec.failed(e.is_timeout());
@@ -230,17 +242,44 @@ async fn exchange_json<T: DeserializeOwned>(
     expect: u16,
     rec: &mut Recorder,
 ) -> Option<T> {
-    let (status, body) = exchange(request, rec).await?;
-    if status != expect {
-        return None;
-    }
-    match serde_json::from_slice(body.as_ref()) {
-        Ok(value) => Some(value),
-        Err(_) => {
-            rec.unexpected();
-            None
+    exchange_timed(request, expect, rec).await?.body
+}
+
+/// Sends a request and parses a `expect` answer as `T` (a body that does not parse counts as
+/// unexpected in `rec`). `None` when no answer came.
+async fn exchange_timed<T: DeserializeOwned>(
+    request: reqwest::RequestBuilder,
+    expect: u16,
+    rec: &mut Recorder,
+) -> Option<Answer<T>> {
+    let (status, body, latency) = exchange(request, rec).await?;
+    let body = if status == expect {
+        match serde_json::from_slice(body.as_ref()) {
+            Ok(value) => Some(value),
+            Err(_) => {
+                rec.unexpected();
+                None
+            }
         }
-    }
+    } else {
+        None
+    };
+    Some(Answer {
+        status,
+        latency,
+        body,
+    })
+}
+
+/// One answered request.
+#[derive(Debug)]
+pub struct Answer<T> {
+    /// The HTTP status.
+    pub status: u16,
+    /// From sending the request to the last byte of the body.
+    pub latency: Duration,
+    /// The body of a `200` answer, when it parsed.
+    pub body: Option<T>,
 }
 
 /// Cell positions of the star in one Euclidean frame, and the board's centre.

@@ -13,13 +13,15 @@ USAGE: loadgen [OPTIONS]
 
 OPTIONS (defaults in brackets):
   --url URL             base URL of the service, http://127.0.0.1:PORT [http://127.0.0.1:8080]
-  --scenarios LIST      comma-separated: get, moves, play [get,moves,play]
+  --scenarios LIST      comma-separated: get, moves, play, suggest [get,moves,play]
   --connections C       concurrent connections, one virtual user each, 1..=1024 [32]
   --duration SECS       measured time per scenario, 1..=600 [10]
   --warmup SECS         unmeasured time before each scenario, 0..=60 [1]
   --games N             games read by the get and moves scenarios, 1..=10000 [64]
   --plies P             plies played into each of those games first, 0..=400 [20]
   --max-plies M         play: a game is replaced once it ends or reaches M plies, 1..=2000 [300]
+  --suggest-ms MS       suggest: the time_ms asked of the AI (level 10), 1..=10000 [200]
+  --suggest-plies P     suggest: plies played into each of its --games games first, 1..=100 [40]
   --max-requests R      cap on the requests of one scenario, 1..=100000000 [10000000]
   --threads T           client runtime threads, 1..=64 [2]
   --timeout-ms MS       timeout of one request, 100..=60000 [5000]
@@ -30,6 +32,9 @@ OPTIONS (defaults in brackets):
   -h, --help            this text
 ";
 
+/// How much longer than the suggestion budget the request timeout must be.
+const SUGGEST_TIMEOUT_MARGIN_MS: u64 = 1000;
+
 /// One load scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scenario {
@@ -39,6 +44,8 @@ pub enum Scenario {
     ListMoves,
     /// `POST /v1/games/{id}/moves`, each virtual user playing its own game.
     PlayMoves,
+    /// `GET /v1/games/{id}/suggestion?level=10&time_ms=N` on mid-game positions.
+    Suggest,
 }
 
 impl Scenario {
@@ -48,6 +55,7 @@ impl Scenario {
             Self::GetGame => "get",
             Self::ListMoves => "moves",
             Self::PlayMoves => "play",
+            Self::Suggest => "suggest",
         }
     }
 
@@ -56,6 +64,7 @@ impl Scenario {
             "get" => Some(Self::GetGame),
             "moves" => Some(Self::ListMoves),
             "play" => Some(Self::PlayMoves),
+            "suggest" => Some(Self::Suggest),
             _ => None,
         }
     }
@@ -80,6 +89,10 @@ pub struct Args {
     pub plies: u32,
     /// A played game is replaced once it reaches this many plies.
     pub max_plies: u32,
+    /// Suggest: the time budget asked of the AI, in milliseconds.
+    pub suggest_ms: u32,
+    /// Suggest: plies played into each of its games before it starts.
+    pub suggest_plies: u32,
     /// Cap on the requests of one scenario.
     pub max_requests: u64,
     /// Client runtime threads.
@@ -105,6 +118,8 @@ impl Default for Args {
             games: 64,
             plies: 20,
             max_plies: 300,
+            suggest_ms: 200,
+            suggest_plies: 40,
             max_requests: 10_000_000,
             threads: 2,
             timeout: Duration::from_millis(5000),
@@ -206,7 +221,9 @@ impl Command {
                         .split(',')
                         .map(|s| {
                             Scenario::parse(s.trim()).ok_or_else(|| {
-                                ArgError(format!("unknown scenario {s:?}: get, moves or play"))
+                                ArgError(format!(
+                                    "unknown scenario {s:?}: get, moves, play or suggest"
+                                ))
                             })
                         })
                         .collect::<Result<_, _>>()?;
@@ -219,6 +236,8 @@ impl Command {
                 "--games" => args.games = number(&option, &value, 1, 10_000)?,
                 "--plies" => args.plies = number(&option, &value, 0, 400)?,
                 "--max-plies" => args.max_plies = number(&option, &value, 1, 2000)?,
+                "--suggest-ms" => args.suggest_ms = number(&option, &value, 1, 10_000)?,
+                "--suggest-plies" => args.suggest_plies = number(&option, &value, 1, 100)?,
                 "--max-requests" => {
                     args.max_requests = number(&option, &value, 1, 100_000_000)?;
                 }
@@ -235,6 +254,15 @@ impl Command {
                 }
                 _ => return Err(ArgError(format!("unknown option {option:?} (see --help)"))),
             }
+        }
+        // A suggestion takes its budget plus the wait for a search slot: a timeout close to the
+        // budget would report the service's queue as timeouts instead of measuring it.
+        let least = Duration::from_millis(u64::from(args.suggest_ms) + SUGGEST_TIMEOUT_MARGIN_MS);
+        if args.scenarios.contains(&Scenario::Suggest) && args.timeout < least {
+            return Err(ArgError(format!(
+                "--timeout-ms must be at least --suggest-ms + {SUGGEST_TIMEOUT_MARGIN_MS} ({} ms) for the suggest scenario",
+                least.as_millis()
+            )));
         }
         Ok(Self::Run(args))
     }
@@ -302,5 +330,29 @@ mod tests {
         assert!(parse(&["--watch", "server"]).is_err());
         assert!(parse(&["--watch", "=1"]).is_err());
         assert!(parse(&["--watch", "x=-1"]).is_err());
+        assert!(parse(&["--suggest-ms", "0"]).is_err());
+        assert!(parse(&["--suggest-plies", "0"]).is_err());
+    }
+
+    #[test]
+    fn suggest_options() {
+        let Ok(Command::Run(args)) = parse(&["--scenarios", "suggest", "--suggest-ms", "50"])
+        else {
+            panic!("options rejected");
+        };
+        assert_eq!(args.scenarios, vec![Scenario::Suggest]);
+        assert_eq!((args.suggest_ms, args.suggest_plies), (50, 40));
+        // The request timeout must leave room for the budget and the queue.
+        assert!(parse(&["--scenarios", "suggest", "--suggest-ms", "4500"]).is_err());
+        assert!(parse(&["--scenarios", "get", "--suggest-ms", "4500"]).is_ok());
+        assert!(parse(&[
+            "--scenarios",
+            "suggest",
+            "--suggest-ms",
+            "4500",
+            "--timeout-ms",
+            "6000"
+        ])
+        .is_ok());
     }
 }

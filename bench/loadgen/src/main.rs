@@ -2,7 +2,7 @@
 //!
 //! Each of `--connections` virtual users owns one keep-alive connection and sends its next
 //! request as soon as the previous answer has been read, for a warm-up and then for the
-//! measured `--duration`. Three scenarios, run one after the other:
+//! measured `--duration`. Four scenarios, run one after the other:
 //!
 //! - `get`: `GET /v1/games/{id}` over `--games` games (each with `--plies` plies played);
 //! - `moves`: `GET /v1/games/{id}/moves` over the same games;
@@ -11,7 +11,11 @@
 //!   the tip of the seat's goal corner, posts it with the version of the last answer as
 //!   `If-Match`, and starts a new game when the game ends (about 130 plies) or reaches
 //!   `--max-plies`. Its table rows are the move posts, and the listings and creations made on
-//!   the way.
+//!   the way;
+//! - `suggest`: `GET /v1/games/{id}/suggestion?level=10&time_ms=N` (`--suggest-ms`) over
+//!   `--games` games with `--suggest-plies` plies played, each answer checked against the
+//!   game's legal moves. Read-only. Besides the latency row it reports how many answers came
+//!   later than the budget + 50 ms and + 100 ms, and the searches' mean depth and nodes.
 //!
 //! The output is a Markdown table (requests/s, p50, p90, p99, max latency, errors by status)
 //! and, with `--json`, one JSON object per scenario. Only `http://127.0.0.1:PORT` targets are
@@ -26,6 +30,7 @@ mod args;
 mod cpu;
 mod scenario;
 mod stats;
+mod suggest;
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -33,7 +38,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use args::{Args, Command, Scenario, USAGE};
-use scenario::Report;
+use scenario::{Prepared, Report};
 
 /// How long the generator waits for the service's `/readyz`.
 const READY_WAIT: Duration = Duration::from_secs(15);
@@ -101,7 +106,7 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
         .any(|s| matches!(s, Scenario::GetGame | Scenario::ListMoves));
     let ids = if reads {
         let started = Instant::now();
-        let ids = scenario::create_read_games(args, &geometry).await?;
+        let ids = scenario::create_games(args, &geometry, args.plies).await?;
         println!(
             "setup: {} games for the read scenarios, up to {} plies each, in {:.1} s",
             ids.len(),
@@ -113,6 +118,27 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
         Vec::new()
     };
 
+    let suggest = if args.scenarios.contains(&Scenario::Suggest) {
+        let started = Instant::now();
+        let targets = suggest::prepare(args, &geometry, &probe).await?;
+        let ended = args.games - targets.len();
+        println!(
+            "setup: {} games for the suggest scenario, {} plies each{}, in {:.1} s",
+            targets.len(),
+            args.suggest_plies,
+            if ended > 0 {
+                format!(" ({ended} more ended on the way and are left out)")
+            } else {
+                String::new()
+            },
+            started.elapsed().as_secs_f64()
+        );
+        targets
+    } else {
+        Vec::new()
+    };
+    let suggest = Arc::new(suggest);
+
     let mut reports = Vec::new();
     for &which in &args.scenarios {
         let urls: Vec<String> = ids
@@ -122,7 +148,11 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
                 _ => probe.url(&format!("/v1/games/{id}")),
             })
             .collect();
-        let report = scenario::run(which, args, &geometry, &Arc::new(urls)).await?;
+        let prepared = Prepared {
+            read_urls: Arc::new(urls),
+            suggest: Arc::clone(&suggest),
+        };
+        let report = scenario::run(which, args, &geometry, &prepared).await?;
         for (i, row) in report.rows.iter().enumerate() {
             if i > 0 && row.summary.requests == 0 {
                 continue;
@@ -150,6 +180,11 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
                 "[play] games: {} started, {} played to the end ({mean:.0} plies on average), {} replaced at the ply limit",
                 g.started, g.finished, g.capped
             );
+        }
+        if let Some(summary) = &report.suggest {
+            for line in summary.lines() {
+                println!("[suggest] {line}");
+            }
         }
         print_cpu(&report, which);
         if args.json {

@@ -10,6 +10,7 @@ use crate::api::{Geometry, Http, PlayRecorders, Player, Rng, SetupError, Step};
 use crate::args::{Args, Scenario};
 use crate::cpu::{self, CpuUse, Watched};
 use crate::stats::{Recorder, Summary};
+use crate::suggest::{SuggestSummary, SuggestionBody, Tally, Target};
 
 /// One row of the results: a kind of request in a scenario.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -57,6 +58,9 @@ pub struct Report {
     /// CPU use during the measured time: the watched processes, the generator, the rest of
     /// the machine and the whole machine.
     pub cpu: Vec<CpuUse>,
+    /// Suggest scenario: the budget, late answers and search statistics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggest: Option<SuggestSummary>,
 }
 
 impl Report {
@@ -83,21 +87,22 @@ impl Phases {
     }
 }
 
-/// Creates the games of the read scenarios and plays `args.plies` plies into each, on
-/// `args.connections` connections. Returns their ids.
+/// Creates `args.games` games and plays `plies` plies into each, on `args.connections`
+/// connections. Returns their ids.
 ///
 /// # Errors
 /// [`SetupError`] when fewer than all games could be created.
-pub async fn create_read_games(
+pub async fn create_games(
     args: &Args,
     geometry: &Arc<Geometry>,
+    plies: u32,
 ) -> Result<Vec<String>, SetupError> {
     let mut tasks = JoinSet::new();
     let workers = args.connections.min(args.games);
     for worker in 0..workers {
         let http = Http::new(&args.url, args.timeout)?;
         let geometry = Arc::clone(geometry);
-        let (games, plies, max_plies, seed) = (args.games, args.plies, args.max_plies, args.seed);
+        let (games, max_plies, seed) = (args.games, args.max_plies, args.seed);
         tasks.spawn(async move {
             let mut rec = PlayRecorders::default();
             let mut rng = Rng::new(seed ^ ((worker as u64 + 1) << 32));
@@ -138,6 +143,23 @@ pub async fn create_read_games(
     Ok(ids)
 }
 
+/// What the scenarios run on, prepared before the load.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The URLs the read scenario reads.
+    pub read_urls: Arc<Vec<String>>,
+    /// The positions the suggest scenario asks about.
+    pub suggest: Arc<Vec<Target>>,
+}
+
+/// What one virtual user brings back.
+#[derive(Debug, Default)]
+struct Outcome {
+    rec: PlayRecorders,
+    games: GameCounts,
+    suggest: Tally,
+}
+
 /// Runs one scenario and returns its figures.
 ///
 /// # Errors
@@ -146,7 +168,7 @@ pub async fn run(
     scenario: Scenario,
     args: &Args,
     geometry: &Arc<Geometry>,
-    read_urls: &Arc<Vec<String>>,
+    prepared: &Prepared,
 ) -> Result<Report, SetupError> {
     let phases = Phases::start(args);
     let cap = (args.max_requests / args.connections as u64).max(1);
@@ -155,17 +177,17 @@ pub async fn run(
         let http = Http::new(&args.url, args.timeout)?;
         match scenario {
             Scenario::GetGame | Scenario::ListMoves => {
-                let urls = Arc::clone(read_urls);
+                let urls = Arc::clone(&prepared.read_urls);
                 let step = args.connections;
                 tasks.spawn(async move {
                     let rec = read_loop(&http, &urls, vu, step, phases, cap).await;
-                    (
-                        PlayRecorders {
+                    Outcome {
+                        rec: PlayRecorders {
                             list: rec,
                             ..PlayRecorders::default()
                         },
-                        GameCounts::default(),
-                    )
+                        ..Outcome::default()
+                    }
                 });
             }
             Scenario::PlayMoves => {
@@ -173,7 +195,29 @@ pub async fn run(
                 let (max_plies, seed) = (args.max_plies, args.seed);
                 tasks.spawn(async move {
                     let rng = Rng::new(seed ^ ((vu as u64 + 1) << 40));
-                    play_loop(&http, &geometry, max_plies, rng, phases, cap).await
+                    let (rec, games) =
+                        play_loop(&http, &geometry, max_plies, rng, phases, cap).await;
+                    Outcome {
+                        rec,
+                        games,
+                        ..Outcome::default()
+                    }
+                });
+            }
+            Scenario::Suggest => {
+                let targets = Arc::clone(&prepared.suggest);
+                let (step, asked_ms) = (args.connections, args.suggest_ms);
+                tasks.spawn(async move {
+                    let (rec, tally) =
+                        suggest_loop(&http, &targets, vu, step, asked_ms, phases, cap).await;
+                    Outcome {
+                        rec: PlayRecorders {
+                            list: rec,
+                            ..PlayRecorders::default()
+                        },
+                        suggest: tally,
+                        ..Outcome::default()
+                    }
                 });
             }
         }
@@ -191,12 +235,14 @@ pub async fn run(
     let limit = phases.measure_until + args.timeout * 2 + Duration::from_secs(5);
     let mut all = PlayRecorders::default();
     let mut games = GameCounts::default();
+    let mut tally = Tally::default();
     loop {
         let next = tokio::time::timeout_at(limit.into(), tasks.join_next()).await;
         match next {
-            Ok(Some(Ok((rec, counts)))) => {
-                all.merge(rec);
-                games.add(counts);
+            Ok(Some(Ok(outcome))) => {
+                all.merge(outcome.rec);
+                games.add(outcome.games);
+                tally.merge(outcome.suggest);
             }
             Ok(Some(Err(e))) => return Err(SetupError(format!("a virtual user failed: {e}"))),
             Ok(None) => break,
@@ -223,8 +269,15 @@ pub async fn run(
             row("GET /v1/games/{id}/moves", all.list),
             row("POST /v1/games", all.create),
         ],
+        Scenario::Suggest => vec![row("GET /v1/games/{id}/suggestion", all.list)],
     };
-    Ok(Report { rows, games, cpu })
+    let suggest = (scenario == Scenario::Suggest).then(|| tally.summary(args.suggest_ms));
+    Ok(Report {
+        rows,
+        games,
+        cpu,
+        suggest,
+    })
 }
 
 /// A read loop: game after game of `urls` (every `step`-th from `first`), recording only
@@ -257,6 +310,42 @@ async fn read_loop(
         http.get_discard(url, target).await;
     }
     rec
+}
+
+/// A suggest loop: asks for a suggestion in game after game of `targets` (every `step`-th from
+/// `first`) and checks every answer, recording only after the warm-up. Read-only: the move is
+/// never played.
+async fn suggest_loop(
+    http: &Http,
+    targets: &[Target],
+    first: usize,
+    step: usize,
+    asked_ms: u32,
+    phases: Phases,
+    cap: u64,
+) -> (Recorder, Tally) {
+    let (mut warm, mut warm_tally) = (Recorder::default(), Tally::default());
+    let (mut rec, mut tally) = (Recorder::default(), Tally::default());
+    let mut i = first;
+    loop {
+        let now = Instant::now();
+        if now >= phases.measure_until || rec.sent() >= cap || warm.sent() >= cap {
+            break;
+        }
+        let Some(target) = targets.get(i % targets.len().max(1)) else {
+            break;
+        };
+        i = i.wrapping_add(step);
+        let (r, t) = if now < phases.warm_until {
+            (&mut warm, &mut warm_tally)
+        } else {
+            (&mut rec, &mut tally)
+        };
+        if let Some(answer) = http.get_json::<SuggestionBody>(&target.url, r).await {
+            t.observe(&answer, target, asked_ms, r);
+        }
+    }
+    (rec, tally)
 }
 
 /// A play loop: one game of its own, list and play, a new game when it is done; recording

@@ -1030,7 +1030,8 @@ star and 16 x 16, off where leave-home is on).*/
         pub elapsed_ms: u64,
         ///Start cell.
         pub from: ::std::string::String,
-        ///The level used.
+        /**The level used: the one asked for, or 4 (the one-ply player) when every search slot
+of the instance stayed busy for the whole budget.*/
         pub level: u8,
         ///Positions searched.
         pub nodes: u64,

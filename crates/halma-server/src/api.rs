@@ -574,7 +574,8 @@ pub struct SuggestionView {
     pub principal_variation: Vec<String>,
     /// Time the search took, in milliseconds.
     pub elapsed_ms: u64,
-    /// The level used.
+    /// The level used: the one asked for, or 4 (the one-ply player) when every search slot
+    /// of the instance stayed busy for the whole budget.
     pub level: u8,
     /// The time budget used, in milliseconds.
     pub time_budget_ms: u32,

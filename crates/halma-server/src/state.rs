@@ -21,6 +21,9 @@ pub struct AppState {
     pub ai_max_time: Duration,
     /// Slots for AI searches: one per core, so searches never crowd out request handling.
     pub ai_slots: Arc<Semaphore>,
+    /// Slots for long AI searches (see [`crate::games::LONG_SEARCH`]): one fewer than the
+    /// cores (at least one), so long searches never hold every slot while short ones wait.
+    pub ai_long_slots: Arc<Semaphore>,
     /// Validated variants shared by the games with the same setup.
     pub variants: Arc<VariantCache>,
     /// Restored games of this instance, each with the version it was restored from; reads
@@ -31,13 +34,20 @@ pub struct AppState {
 impl AppState {
     /// The state for `store` with the limits of `config`.
     pub fn new(store: Store, config: &Config) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        Self::with_ai_slots(store, config, cores)
+    }
+
+    /// The state for `store` with the limits of `config` and `slots` concurrent AI searches
+    /// (at least one).
+    pub fn with_ai_slots(store: Store, config: &Config, slots: usize) -> Self {
+        let slots = slots.max(1);
         Self {
             store,
             max_body_bytes: config.max_body_bytes,
             ai_max_time: config.ai_max_time,
-            ai_slots: Arc::new(Semaphore::new(
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-            )),
+            ai_slots: Arc::new(Semaphore::new(slots)),
+            ai_long_slots: Arc::new(Semaphore::new((slots - 1).max(1))),
             variants: Arc::new(VariantCache::default()),
             games: Arc::new(RestoredGames::new(config.game_cache)),
         }

@@ -475,7 +475,7 @@ async fn run_ai_seats(
         }
         let level = stored.level.unwrap_or(DEFAULT_LEVEL);
         let seed = seed_of(id, game.record().len());
-        let Some(s) = think(state, game, level, budget, seed).await? else {
+        let Some((s, _)) = think(state, game, level, budget, seed).await? else {
             break;
         };
         let board = game.variant().board();
@@ -494,23 +494,56 @@ fn seed_of(id: &str, ply: usize) -> u64 {
     }) ^ ply as u64
 }
 
-/// Runs the AI search off the async workers, behind the semaphore; time spent waiting for a
-/// slot comes out of the budget, so the answer stays within the budget plus a small margin.
+/// Searches with a budget above this are long: they also need one of the long-search slots,
+/// so that they never hold every slot (see [`AppState::ai_long_slots`]).
+pub const LONG_SEARCH: Duration = Duration::from_millis(500);
+
+/// The level the AI falls back to when no search slot frees in time: the one-ply greedy
+/// player, which needs a fraction of a millisecond.
+const FALLBACK_LEVEL: u8 = 4;
+
+/// Runs the AI search off the async workers, behind the semaphores, so that the answer comes
+/// within the budget plus a small margin whatever else is running:
+/// - time spent waiting for a slot comes out of the budget;
+/// - the wait itself is bounded: when no slot frees before the budget is nearly gone, the
+///   answer is the one-ply move of level 4 (it reports depth 1), computed without a slot;
+/// - searches longer than [`LONG_SEARCH`] also take a long-search slot, so short requests
+///   always find a slot that long searches cannot hold.
 async fn think(
     state: &AppState,
     game: &Game,
     level: u8,
     budget: Duration,
     seed: u64,
-) -> Result<Option<halma_ai::Suggestion>, ApiError> {
+) -> Result<Option<(halma_ai::Suggestion, u8)>, ApiError> {
     let started = Instant::now();
-    let permit = Arc::clone(&state.ai_slots)
-        .acquire_owned()
-        .await
-        .map_err(ApiError::internal)?;
+    // Kept back for the fallback and the answer: a tenth of the budget, 2 to 20 ms.
+    let reserve = (budget / 10).clamp(Duration::from_millis(2), Duration::from_millis(20));
+    let wait = budget.saturating_sub(reserve);
+    let long = budget > LONG_SEARCH;
+    let slots = async {
+        let long_permit = if long {
+            Some(Arc::clone(&state.ai_long_slots).acquire_owned().await?)
+        } else {
+            None
+        };
+        let permit = Arc::clone(&state.ai_slots).acquire_owned().await?;
+        Ok::<_, tokio::sync::AcquireError>((permit, long_permit))
+    };
+    let (permits, level) = match tokio::time::timeout(wait, slots).await {
+        Ok(Ok(permits)) => (Some(permits), level),
+        Ok(Err(closed)) => return Err(ApiError::internal(closed)),
+        Err(_) => {
+            tracing::warn!(
+                budget_ms = budget.as_millis() as u64,
+                "every AI slot stayed busy: answering with the one-ply move"
+            );
+            (None, level.min(FALLBACK_LEVEL))
+        }
+    };
     let remaining = budget
         .saturating_sub(started.elapsed())
-        .max(Duration::from_millis(5));
+        .max(Duration::from_millis(1));
     let variant = Arc::clone(game.variant());
     let pos = *game.position();
     let recent = game.recent_keys().to_vec();
@@ -520,12 +553,12 @@ async fn think(
         seed,
     };
     let result = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _permits = permits;
         halma_ai::suggest(&variant, &pos, &recent, &limits)
     })
     .await
     .map_err(ApiError::internal)?;
-    Ok(result)
+    Ok(result.map(|s| (s, level)))
 }
 
 /// A suggested move for the seat to move (read-only).
@@ -562,6 +595,7 @@ pub async fn suggest(
     )
     .await?
     .ok_or_else(|| ApiError::internal("no suggestion for a seat that can move"))?;
+    let (s, level) = s;
     let variant = game.variant();
     let board = variant.board();
     let path = variant

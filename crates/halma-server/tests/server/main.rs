@@ -6,6 +6,7 @@
 // Tests fail by panicking: unwrapping is how a test says "this must succeed".
 #![allow(clippy::unwrap_used)]
 
+mod ai_slots;
 mod extractors;
 mod game_cache;
 mod games;

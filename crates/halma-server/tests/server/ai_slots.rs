@@ -1,0 +1,83 @@
+//! The AI answers within its budget plus a small margin even when every search slot is busy:
+//! a request that finds no free slot in time answers with the one-ply move, and long searches
+//! never hold the slot that short ones need.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use halma_server::api::{CreateGameRequest, SuggestionQuery};
+use halma_server::config::Config;
+use halma_server::games;
+use halma_server::state::AppState;
+use halma_server::store::{MemoryStore, Store};
+use serde_json::json;
+
+/// Generous margin over the budget: this machine is shared, and CI runs tests in parallel.
+const MARGIN: Duration = Duration::from_millis(400);
+
+fn instance(slots: usize) -> AppState {
+    let config = Config::default();
+    let store = Store::Memory(MemoryStore::new(Duration::from_secs(3600)));
+    AppState::with_ai_slots(store, &config, slots)
+}
+
+async fn new_game(state: &AppState) -> String {
+    let req: CreateGameRequest =
+        serde_json::from_value(json!({"board": "star", "players": 2, "first_seat": 0})).unwrap();
+    games::create(state, &req).await.unwrap().0
+}
+
+fn query(level: u8, time_ms: u32) -> SuggestionQuery {
+    SuggestionQuery {
+        level: Some(level),
+        time_ms: Some(time_ms),
+    }
+}
+
+#[actix_web::test]
+async fn busy_slots_give_the_one_ply_move_in_time() {
+    let state = instance(1);
+    let id = new_game(&state).await;
+    // Someone else holds the only slot for longer than the request's budget.
+    let held = Arc::clone(&state.ai_slots).acquire_owned().await.unwrap();
+    let started = Instant::now();
+    let (_, view) = games::suggest(&state, &id, &query(10, 150)).await.unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(150) + MARGIN, "took {took:?}");
+    // It waited for most of the budget, then answered with the one-ply player.
+    assert!(took >= Duration::from_millis(100), "took {took:?}");
+    assert_eq!((view.level, view.depth), (4, 1));
+    drop(held);
+    // With the slot free again, the same request searches at the level asked for.
+    let (_, view) = games::suggest(&state, &id, &query(10, 150)).await.unwrap();
+    assert_eq!(view.level, 10);
+    assert!(view.depth >= 1);
+}
+
+#[actix_web::test]
+async fn long_searches_leave_a_slot_for_short_ones() {
+    let state = instance(2);
+    let id = new_game(&state).await;
+    // A long search takes the only long-search slot and one of the two slots.
+    let long = {
+        let state = state.clone();
+        let id = id.clone();
+        actix_web::rt::spawn(async move { games::suggest(&state, &id, &query(10, 1500)).await })
+    };
+    // Give it time to take its slots.
+    while state.ai_long_slots.available_permits() > 0 {
+        actix_web::rt::time::sleep(Duration::from_millis(5)).await;
+    }
+    // A second long search cannot get a slot: it answers in time with the one-ply move.
+    let started = Instant::now();
+    let (_, second_long) = games::suggest(&state, &id, &query(10, 700)).await.unwrap();
+    assert!(started.elapsed() < Duration::from_millis(700) + MARGIN);
+    assert_eq!((second_long.level, second_long.depth), (4, 1));
+    // A short one gets the slot the long searches may not take, and really searches.
+    let started = Instant::now();
+    let (_, short) = games::suggest(&state, &id, &query(10, 300)).await.unwrap();
+    assert!(started.elapsed() < Duration::from_millis(300) + MARGIN);
+    assert_eq!(short.level, 10);
+    let (_, long) = long.await.unwrap().unwrap();
+    assert_eq!(long.level, 10);
+}

@@ -307,12 +307,15 @@ one entry per player.*/
         Repetition,
         #[serde(rename = "no_legal_moves")]
         NoLegalMoves,
+        #[serde(rename = "deadlock")]
+        Deadlock,
     }
     impl ::std::fmt::Display for DrawReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             match *self {
                 Self::Repetition => f.write_str("repetition"),
                 Self::NoLegalMoves => f.write_str("no_legal_moves"),
+                Self::Deadlock => f.write_str("deadlock"),
             }
         }
     }
@@ -324,6 +327,7 @@ one entry per player.*/
             match value {
                 "repetition" => Ok(Self::Repetition),
                 "no_legal_moves" => Ok(Self::NoLegalMoves),
+                "deadlock" => Ok(Self::Deadlock),
                 _ => Err("invalid value".into()),
             }
         }

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::bitboard::Bitboard;
 use crate::board::Cell;
 use crate::path::{IllegalMove, LegalMove};
 use crate::position::{Move, Position};
@@ -39,6 +40,10 @@ pub enum DrawReason {
     Repetition,
     /// No player still in the game has a legal move.
     NoLegalMoves,
+    /// No player (or team) still in the game can ever finish: each has a piece outside its
+    /// goal walled in for good by the pieces of players who are out of the game, and not
+    /// enough pieces left that could ever fill that goal.
+    Deadlock,
 }
 
 /// How a ranked group of seats (a player, or a team) came to its place.
@@ -301,6 +306,14 @@ impl Game {
             self.finish(alive, None);
             return;
         }
+        if alive.len() < self.variant.players().into()
+            && alive
+                .iter()
+                .all(|g| g.iter().any(|&s| self.can_never_finish(s)))
+        {
+            self.end_in_draw(DrawReason::Deadlock);
+            return;
+        }
         let players = usize::from(self.variant.players());
         for _ in 0..players {
             if self.variant.has_moves(&self.pos) {
@@ -310,6 +323,82 @@ impl Game {
             self.variant.pass(&mut self.pos);
         }
         self.end_in_draw(DrawReason::NoLegalMoves);
+    }
+
+    /// Whether `seat` can never fill its goals, judged soundly but not completely: one of its
+    /// armies has a piece outside its goal that is walled in for good (every neighbouring
+    /// cell, and every cell a jump from it would land on, holds a piece of a seat that is out
+    /// of the game, so nothing around it ever moves again), and that goal cannot be full
+    /// without it: the army's other pieces, the out-of-game pieces already in the goal and
+    /// every piece of the seats still playing that may still travel (with the goal lock, one
+    /// standing in its own goal may not) are fewer than the goal's cells. Without the
+    /// anti-blocking rule the walled-in piece alone decides.
+    fn can_never_finish(&self, seat: Seat) -> bool {
+        let v = &self.variant;
+        let board = v.board();
+        let options = v.options();
+        // Pieces that never move again: those of seats out of the game.
+        let mut fixed = Bitboard::EMPTY;
+        for (a, army) in v.armies().iter().enumerate() {
+            if !self.pos.is_active(army.owner) {
+                fixed |= self.pos.army(a);
+            }
+        }
+        if fixed.is_empty() {
+            return false;
+        }
+        let walled_in = |cell: u8| {
+            let Some(c) = board.cell(usize::from(cell)) else {
+                return false;
+            };
+            (0..board.directions()).all(|d| match board.neighbor(c, d) {
+                None => true,
+                Some(n) => {
+                    fixed.has(n.index())
+                        && board
+                            .neighbor(n, d)
+                            .is_none_or(|land| fixed.has(land.index()))
+                }
+            })
+        };
+        // Per army of a seat still playing: its walled-in pieces outside its goal, and its
+        // pieces that may still travel (neither walled in nor held in their goal by the lock).
+        let mut stuck = vec![0u32; v.armies().len()];
+        let mut travelling = vec![0u32; v.armies().len()];
+        for (a, army) in v.armies().iter().enumerate() {
+            if !self.pos.is_active(army.owner) {
+                continue;
+            }
+            let pieces = self.pos.army(a);
+            let locked = if options.goal_lock {
+                pieces & army.goal
+            } else {
+                Bitboard::EMPTY
+            };
+            for c in pieces.iter() {
+                if walled_in(c) {
+                    stuck[a] += u32::from(!army.goal.has(c));
+                } else if !locked.has(c) {
+                    travelling[a] += 1;
+                }
+            }
+        }
+        let all_travelling: u32 = travelling.iter().sum();
+        v.armies_of(seat).any(|a| {
+            let army = &v.armies()[a];
+            if stuck[a] == 0 {
+                return false;
+            }
+            if !options.anti_blocking {
+                return true;
+            }
+            // Pieces that could ever stand in this goal: the army's own but the stuck ones,
+            // the other armies' travellers and the fixed pieces already in it.
+            let could_fill = self.pos.army(a).count() - stuck[a]
+                + (all_travelling - travelling[a])
+                + (fixed & army.goal).count();
+            could_fill < army.goal.count()
+        })
     }
 
     fn end_in_draw(&mut self, reason: DrawReason) {

@@ -223,6 +223,52 @@ fn nobody_can_move_is_a_draw() {
     assert_eq!(outcome.draw, Some(DrawReason::NoLegalMoves));
 }
 
+/// A 6-player game the AI arena played into a dead end: four players finished, some of them
+/// by the anti-blocking rule with a rival's piece left in their goal. Seat 4's piece on a1 (the
+/// S tip) is walled in by seat 3's finished pieces, and seat 1's piece on e12 by seat 2's; the
+/// pieces of both that could still move stand locked in their own goals. Neither can ever
+/// finish, and they would otherwise play on forever.
+const DEADLOCK: &str = "star 6 - n1,n2,n3,n4,o1,o2,o3,p1,p2,q1/e12,j10,k10,k11,l10,l12,m10,m11,m12,m13/e9,e10,e13,f9,f10,f11,f12,g10,g11,h10/b1,b2,c1,c2,c3,d1,d3,d4,e11,f5/a1,e1,e2,e3,f1,f2,f3,g1,g2,h1/j1,k1,k2,l1,l2,l3,m1,m2,m3,m4 2 39f,677,39f,31f,677,37f";
+
+#[test]
+fn players_walled_in_for_good_draw_by_deadlock() {
+    let game = game_at(DEADLOCK);
+    let outcome = game.outcome().expect("nobody left in the game can finish");
+    assert_eq!(outcome.draw, Some(DrawReason::Deadlock));
+    let drawn: Vec<Seat> = outcome
+        .ranking
+        .iter()
+        .filter(|p| p.standing == Standing::Drawn)
+        .flat_map(|p| p.seats.clone())
+        .collect();
+    assert_eq!(drawn, vec![seat(1), seat(4)]);
+    assert_eq!(
+        outcome
+            .ranking
+            .iter()
+            .filter(|p| p.standing == Standing::Finished)
+            .count(),
+        4
+    );
+}
+
+#[test]
+fn a_deadlock_needs_every_player_left_to_be_stuck() {
+    // Seat 4's piece on a1 gets out: its neighbour b1 is free (seat 3's piece stands on d2
+    // instead). Seat 1 is still walled in, but seat 4 can finish, so the game goes on.
+    let freed = DEADLOCK.replace("b1,b2,c1,c2,c3,d1,d3,d4", "d2,b2,c1,c2,c3,d1,d3,d4");
+    let game = game_at(&freed);
+    assert!(!game.is_over(), "{:?}", game.outcome());
+    // Without the goal lock, seat 1's pieces in its goal may leave it again to help fill
+    // seat 4's goal, so nothing is decided either.
+    let unlocked = DEADLOCK.replace("star 6 -", "star 6 goal_lock=0");
+    assert!(!game_at(&unlocked).is_over());
+    // Without the anti-blocking rule a walled-in piece alone means its owner cannot finish.
+    let strict = DEADLOCK.replace("star 6 -", "star 6 anti_blocking=0");
+    let outcome = game_at(&strict).outcome().cloned();
+    assert_eq!(outcome.map(|o| o.draw), Some(Some(DrawReason::Deadlock)));
+}
+
 #[test]
 fn illegal_moves_say_why() {
     let variant = Arc::new(

@@ -381,6 +381,9 @@ pub enum DrawReason {
     Repetition,
     /// Nobody still playing had a legal move.
     NoLegalMoves,
+    /// Nobody still playing could ever finish: each had a piece walled in for good by the
+    /// pieces of players out of the game, and too few pieces left to fill that goal.
+    Deadlock,
 }
 
 /// One place of the final ranking.

@@ -54,6 +54,7 @@ pub fn result_view(outcome: &Outcome) -> GameResult {
         draw: outcome.draw.map(|d| match d {
             halma_rules::DrawReason::Repetition => DrawReason::Repetition,
             halma_rules::DrawReason::NoLegalMoves => DrawReason::NoLegalMoves,
+            halma_rules::DrawReason::Deadlock => DrawReason::Deadlock,
         }),
         ranking: outcome
             .ranking

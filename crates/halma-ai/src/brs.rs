@@ -294,22 +294,6 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }
     }
 
-    /// The clock stopped an iteration: a root move that beat the previous best (searched
-    /// first) in the unfinished iteration is still proven better at the new depth, so it is
-    /// played. The reported depth stays that of the last completed iteration.
-    fn take_partial(&self, result: &mut SearchResult) {
-        if let Some((mv, score)) = self.iteration_best {
-            result.mv = mv;
-            result.score = score;
-            let pv = self.pv.root();
-            result.pv = if pv.first() == Some(&mv) {
-                pv
-            } else {
-                vec![mv]
-            };
-        }
-    }
-
     fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
         self.clock = Clock::new(budget.deadline);
@@ -347,14 +331,11 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             self.iteration_best = None;
             let score = self.search(pos, depth, -WIN - 1, WIN + 1, 0, true);
             if self.clock.stopped {
-                self.take_partial(&mut result);
+                self.pv.take_partial(self.iteration_best, &mut result);
                 break;
             }
             let mv = self.root_best.unwrap_or(first);
-            let mut pv = self.pv.root();
-            if pv.first() != Some(&mv) {
-                pv = vec![mv];
-            }
+            let pv = self.pv.line_of(mv);
             result = SearchResult {
                 mv,
                 score,

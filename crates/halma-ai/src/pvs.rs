@@ -302,22 +302,6 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         0
     }
 
-    /// The clock stopped an iteration: a root move that beat the previous best (searched
-    /// first) in the unfinished iteration is still proven better at the new depth, so it is
-    /// played. The reported depth stays that of the last completed iteration.
-    fn take_partial(&self, result: &mut SearchResult) {
-        if let Some((mv, score)) = self.iteration_best {
-            result.mv = mv;
-            result.score = score;
-            let pv = self.pv.root();
-            result.pv = if pv.first() == Some(&mv) {
-                pv
-            } else {
-                vec![mv]
-            };
-        }
-    }
-
     /// Runs iterative deepening; `history` holds earlier positions of the game.
     fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
@@ -343,14 +327,11 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
             self.iteration_best = None;
             let score = self.negamax(pos, depth, -WIN - 1, WIN + 1, 0);
             if self.clock.stopped {
-                self.take_partial(&mut result);
+                self.pv.take_partial(self.iteration_best, &mut result);
                 break;
             }
             let mv = self.root_best.unwrap_or(first);
-            let mut pv = self.pv.root();
-            if pv.first() != Some(&mv) {
-                pv = vec![mv];
-            }
+            let pv = self.pv.line_of(mv);
             result = SearchResult {
                 mv,
                 score,

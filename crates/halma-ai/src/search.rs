@@ -173,7 +173,27 @@ impl PvTable {
         line.extend_from_slice(&tail[0]);
     }
 
-    pub(crate) fn root(&self) -> Vec<Move> {
-        self.lines.first().cloned().unwrap_or_default()
+    /// The root line when it starts with `mv`, else just `mv`.
+    pub(crate) fn line_of(&self, mv: Move) -> Vec<Move> {
+        match self.lines.first() {
+            Some(line) if line.first() == Some(&mv) => line.clone(),
+            _ => vec![mv],
+        }
+    }
+
+    /// The clock stopped an iteration: a root move that beat the previous best (searched
+    /// first) in the unfinished iteration, `iteration_best` with its score, is still proven
+    /// better at the new depth, so it replaces the result. The reported depth stays that of
+    /// the last completed iteration.
+    pub(crate) fn take_partial(
+        &self,
+        iteration_best: Option<(Move, i32)>,
+        result: &mut SearchResult,
+    ) {
+        if let Some((mv, score)) = iteration_best {
+            result.mv = mv;
+            result.score = score;
+            result.pv = self.line_of(mv);
+        }
     }
 }

@@ -306,11 +306,7 @@ impl Game {
             self.finish(alive, None);
             return;
         }
-        if alive.len() < self.variant.players().into()
-            && alive
-                .iter()
-                .all(|g| g.iter().any(|&s| self.can_never_finish(s)))
-        {
+        if alive.len() < self.variant.players().into() && self.deadlocked(&alive) {
             self.end_in_draw(DrawReason::Deadlock);
             return;
         }
@@ -325,15 +321,16 @@ impl Game {
         self.end_in_draw(DrawReason::NoLegalMoves);
     }
 
-    /// Whether `seat` can never fill its goals, judged soundly but not completely: one of its
-    /// armies has a piece outside its goal that is walled in for good (every neighbouring
+    /// Whether no group in `alive` can ever finish: each has a seat that can never fill its
+    /// goals. That is judged soundly but not completely: one of the seat's armies has a piece
+    /// outside its goal that is walled in for good (every neighbouring
     /// cell, and every cell a jump from it would land on, holds a piece of a seat that is out
     /// of the game, so nothing around it ever moves again), and that goal cannot be full
     /// without it: the army's other pieces, the out-of-game pieces already in the goal and
     /// every piece of the seats still playing that may still travel (with the goal lock, one
     /// standing in its own goal may not) are fewer than the goal's cells. Without the
     /// anti-blocking rule the walled-in piece alone decides.
-    fn can_never_finish(&self, seat: Seat) -> bool {
+    fn deadlocked(&self, alive: &[Vec<Seat>]) -> bool {
         let v = &self.variant;
         let board = v.board();
         let options = v.options();
@@ -384,21 +381,24 @@ impl Game {
             }
         }
         let all_travelling: u32 = travelling.iter().sum();
-        v.armies_of(seat).any(|a| {
-            let army = &v.armies()[a];
-            if stuck[a] == 0 {
-                return false;
-            }
-            if !options.anti_blocking {
-                return true;
-            }
-            // Pieces that could ever stand in this goal: the army's own but the stuck ones,
-            // the other armies' travellers and the fixed pieces already in it.
-            let could_fill = self.pos.army(a).count() - stuck[a]
-                + (all_travelling - travelling[a])
-                + (fixed & army.goal).count();
-            could_fill < army.goal.count()
-        })
+        let can_never_finish = |seat: Seat| {
+            v.armies_of(seat).any(|a| {
+                let army = &v.armies()[a];
+                if stuck[a] == 0 {
+                    return false;
+                }
+                if !options.anti_blocking {
+                    return true;
+                }
+                // Pieces that could ever stand in this goal: the army's own but the stuck ones,
+                // the other armies' travellers and the fixed pieces already in it.
+                let could_fill = self.pos.army(a).count() - stuck[a]
+                    + (all_travelling - travelling[a])
+                    + (fixed & army.goal).count();
+                could_fill < army.goal.count()
+            })
+        };
+        alive.iter().all(|g| g.iter().any(|&s| can_never_finish(s)))
     }
 
     fn end_in_draw(&mut self, reason: DrawReason) {

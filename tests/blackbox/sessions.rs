@@ -158,7 +158,7 @@ pub async fn boards_rules_health_and_rematch(server: &TestServer) {
     names.sort_unstable();
     names.dedup();
     // One description per field of `types::RuleOptions`.
-    assert_eq!(names.len(), 16, "{names:?}");
+    assert_eq!(names.len(), 17, "{names:?}");
     assert!(options.options.iter().all(|o| !o.boards.is_empty()));
 
     // A rematch: the same setup, new tokens, the first move passed on.

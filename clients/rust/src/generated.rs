@@ -764,10 +764,17 @@ not apply to the board or player count is rejected (422 `invalid_setup`), never 
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RuleOptions {
-        /**A goal with no empty cell and at least one own piece counts as filled (default on for the
-star and 16 x 16, off where leave-home is on).*/
+        /**A goal with no empty cell and at least one own piece counts as filled, other players'
+pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
+and 16 x 16, off where leave-home is on.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub anti_blocking: ::std::option::Option<bool>,
+        /**The anti-blocking rule's grace period: another player's piece in a goal counts towards
+filling it only once its owner has finished, is out, or has made this many own moves
+(default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
+on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub anti_blocking_grace: ::std::option::Option<u16>,
         ///Star: cells per side of each corner triangle (2 to 5; default 4: 121 cells, 10 pieces).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arm_size: ::std::option::Option<u8>,
@@ -823,6 +830,9 @@ star and 16 x 16, off where leave-home is on).*/
     pub struct RulesInForce {
         ///Anti-blocking rule.
         pub anti_blocking: bool,
+        /**The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
+and when the anti-blocking rule is off).*/
+        pub anti_blocking_grace: u16,
         ///Star arm size (absent on square boards).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arm_size: ::std::option::Option<u8>,
@@ -3533,6 +3543,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<bool>,
                 ::std::string::String,
             >,
+            anti_blocking_grace: ::std::result::Result<
+                ::std::option::Option<u16>,
+                ::std::string::String,
+            >,
             arm_size: ::std::result::Result<
                 ::std::option::Option<u8>,
                 ::std::string::String,
@@ -3598,6 +3612,7 @@ of the instance stayed busy for the whole budget.*/
             fn default() -> Self {
                 Self {
                     anti_blocking: Ok(Default::default()),
+                    anti_blocking_grace: Ok(Default::default()),
                     arm_size: Ok(Default::default()),
                     backward_steps: Ok(Default::default()),
                     colours_per_player: Ok(Default::default()),
@@ -3626,6 +3641,20 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for anti_blocking: {e}")
+                    });
+                self
+            }
+            pub fn anti_blocking_grace<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u16>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.anti_blocking_grace = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for anti_blocking_grace: {e}"
+                        )
                     });
                 self
             }
@@ -3835,6 +3864,7 @@ of the instance stayed busy for the whole budget.*/
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
                     anti_blocking: value.anti_blocking?,
+                    anti_blocking_grace: value.anti_blocking_grace?,
                     arm_size: value.arm_size?,
                     backward_steps: value.backward_steps?,
                     colours_per_player: value.colours_per_player?,
@@ -3857,6 +3887,7 @@ of the instance stayed busy for the whole budget.*/
             fn from(value: super::RuleOptions) -> Self {
                 Self {
                     anti_blocking: Ok(value.anti_blocking),
+                    anti_blocking_grace: Ok(value.anti_blocking_grace),
                     arm_size: Ok(value.arm_size),
                     backward_steps: Ok(value.backward_steps),
                     colours_per_player: Ok(value.colours_per_player),
@@ -3878,6 +3909,7 @@ of the instance stayed busy for the whole budget.*/
         #[derive(Clone, Debug)]
         pub struct RulesInForce {
             anti_blocking: ::std::result::Result<bool, ::std::string::String>,
+            anti_blocking_grace: ::std::result::Result<u16, ::std::string::String>,
             arm_size: ::std::result::Result<
                 ::std::option::Option<u8>,
                 ::std::string::String,
@@ -3910,6 +3942,9 @@ of the instance stayed busy for the whole budget.*/
                 Self {
                     anti_blocking: Err(
                         "no value supplied for anti_blocking".to_string(),
+                    ),
+                    anti_blocking_grace: Err(
+                        "no value supplied for anti_blocking_grace".to_string(),
                     ),
                     arm_size: Ok(Default::default()),
                     backward_steps: Err(
@@ -3950,6 +3985,20 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for anti_blocking: {e}")
+                    });
+                self
+            }
+            pub fn anti_blocking_grace<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u16>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.anti_blocking_grace = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for anti_blocking_grace: {e}"
+                        )
                     });
                 self
             }
@@ -4143,6 +4192,7 @@ of the instance stayed busy for the whole budget.*/
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
                     anti_blocking: value.anti_blocking?,
+                    anti_blocking_grace: value.anti_blocking_grace?,
                     arm_size: value.arm_size?,
                     backward_steps: value.backward_steps?,
                     colours_per_player: value.colours_per_player?,
@@ -4164,6 +4214,7 @@ of the instance stayed busy for the whole budget.*/
             fn from(value: super::RulesInForce) -> Self {
                 Self {
                     anti_blocking: Ok(value.anti_blocking),
+                    anti_blocking_grace: Ok(value.anti_blocking_grace),
                     arm_size: Ok(value.arm_size),
                     backward_steps: Ok(value.backward_steps),
                     colours_per_player: Ok(value.colours_per_player),

@@ -329,7 +329,10 @@ impl Game {
     /// without it: the army's other pieces, the out-of-game pieces already in the goal and
     /// every piece of the seats still playing that may still travel (with the goal lock, one
     /// standing in its own goal may not) are fewer than the goal's cells. Without the
-    /// anti-blocking rule the walled-in piece alone decides.
+    /// anti-blocking rule the walled-in piece alone decides. The grace period of the
+    /// anti-blocking rule does not change the count: every foreign piece in a goal becomes a
+    /// blocker once its owner makes enough moves, finishes or leaves the game, so it is counted
+    /// as a piece that could fill the goal (an over-count only makes the check more careful).
     fn deadlocked(&self, alive: &[Vec<Seat>]) -> bool {
         let v = &self.variant;
         let board = v.board();

@@ -37,7 +37,9 @@ pub use game::{
     DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, SeenCount,
     SnapshotError, SnapshotMove, Standing, RECENT_KEYS,
 };
-pub use options::{BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions};
+pub use options::{
+    board_leave_home_moves, BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions,
+};
 pub use path::{IllegalMove, LegalMove};
 pub use position::{Move, Position};
 pub use variant::{Army, GameSetup, Seat, SetupError, Variant, MAX_ARMIES, MAX_SEATS};

@@ -47,10 +47,19 @@ pub struct RuleOptions {
     /// A piece in its goal area never leaves it, not even in the middle of a chain (default on).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub goal_lock: Option<bool>,
-    /// A goal counts as filled when it has no empty cell and at least one of the owner's pieces
-    /// (default on for the star and 16 x 16, off where leave-home is on).
+    /// A goal counts as filled when it has no empty cell and at least one of the owner's pieces,
+    /// other players' pieces filling the rest as blockers (see
+    /// [`RuleOptions::anti_blocking_grace`]); default on for the star and 16 x 16, off where
+    /// leave-home is on.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub anti_blocking: Option<bool>,
+    /// The anti-blocking rule's grace period: another player's piece in a goal counts towards
+    /// filling it only when its owner has finished, is out of the game, or has made at least
+    /// this many own moves. Default: the board's leave-home number (40 on the star, 50 on
+    /// 16 x 16 and 10 x 10, 30 on 8 x 8); 0 counts every piece at once (the rule without
+    /// grace). Only with the anti-blocking rule on.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub anti_blocking_grace: Option<u16>,
     /// After the first player finishes, the others play on for the following places (default on).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub play_on: Option<bool>,
@@ -96,6 +105,18 @@ pub struct RuleOptions {
     pub diagonal_steps_only: Option<bool>,
 }
 
+/// The board's leave-home number: the move after which the leave-home rule takes out a player
+/// still at home (40 on the star, 50 on 16 x 16 and 10 x 10, 30 on 8 x 8), and the default
+/// grace period of the anti-blocking rule.
+#[must_use]
+pub const fn board_leave_home_moves(board: BoardKind) -> u16 {
+    match board {
+        BoardKind::Star => 40,
+        BoardKind::Square8 => 30,
+        BoardKind::Square10 | BoardKind::Square16 => 50,
+    }
+}
+
 /// The options in force for one game, every default filled in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -107,6 +128,8 @@ pub struct Options {
     pub goal_lock: bool,
     /// See [`RuleOptions::anti_blocking`].
     pub anti_blocking: bool,
+    /// See [`RuleOptions::anti_blocking_grace`]; 0 when the anti-blocking rule is off.
+    pub anti_blocking_grace: u16,
     /// See [`RuleOptions::play_on`].
     pub play_on: bool,
     /// See [`RuleOptions::teams`].
@@ -279,11 +302,9 @@ impl RuleOptions {
             .leave_home
             .unwrap_or(default_leave || self.leave_home_moves.is_some());
         let leave_home_moves = if leave_home {
-            let n = self.leave_home_moves.unwrap_or(match board {
-                BoardKind::Star => 40,
-                BoardKind::Square8 => 30,
-                BoardKind::Square10 | BoardKind::Square16 => 50,
-            });
+            let n = self
+                .leave_home_moves
+                .unwrap_or_else(|| board_leave_home_moves(board));
             if n == 0 {
                 return Err(OptionError::Value {
                     option: "leave_home_moves",
@@ -308,10 +329,22 @@ impl RuleOptions {
                 players,
             });
         }
+        let anti_blocking = self.anti_blocking.unwrap_or(!leave_home);
+        let anti_blocking_grace = match (anti_blocking, self.anti_blocking_grace) {
+            (true, grace) => grace.unwrap_or_else(|| board_leave_home_moves(board)),
+            (false, None) => 0,
+            (false, Some(_)) => {
+                return Err(OptionError::Conflict(
+                    "anti_blocking_grace",
+                    "anti_blocking = false",
+                ))
+            }
+        };
         Ok(Options {
             arm_size,
             goal_lock: self.goal_lock.unwrap_or(true),
-            anti_blocking: self.anti_blocking.unwrap_or(!leave_home),
+            anti_blocking,
+            anti_blocking_grace,
             play_on: self.play_on.unwrap_or(true),
             teams,
             fifteen_pieces: fifteen,
@@ -347,6 +380,9 @@ impl RuleOptions {
             if let Some(v) = v {
                 out.push((k, b(v)));
             }
+        }
+        if let Some(v) = self.anti_blocking_grace {
+            out.push(("anti_blocking_grace", v.to_string()));
         }
         if let Some(v) = self.colours_per_player {
             out.push(("colours_per_player", v.to_string()));
@@ -424,6 +460,7 @@ impl RuleOptions {
             "arm_size" => self.arm_size = Some(small(value)?),
             "goal_lock" => self.goal_lock = Some(flag(value)?),
             "anti_blocking" => self.anti_blocking = Some(flag(value)?),
+            "anti_blocking_grace" => self.anti_blocking_grace = Some(num(value)?),
             "play_on" => self.play_on = Some(flag(value)?),
             "teams" => self.teams = Some(flag(value)?),
             "fifteen_pieces" => self.fifteen_pieces = Some(flag(value)?),
@@ -502,6 +539,48 @@ mod tests {
     }
 
     #[test]
+    fn the_grace_period_defaults_to_the_leave_home_number() {
+        for (board, players, grace) in [
+            (BoardKind::Star, 6, 40),
+            (BoardKind::Square16, 4, 50),
+            (BoardKind::Square10, 2, 50),
+            (BoardKind::Square8, 2, 30),
+        ] {
+            let on = RuleOptions {
+                anti_blocking: Some(true),
+                ..RuleOptions::default()
+            };
+            let o = on.resolve(board, players).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(o.anti_blocking_grace, grace, "{board:?}");
+        }
+        // Off with the rule, and an error when set without it.
+        let sq8 = RuleOptions::default()
+            .resolve(BoardKind::Square8, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sq8.anti_blocking_grace, 0);
+        let o = RuleOptions {
+            anti_blocking_grace: Some(5),
+            ..RuleOptions::default()
+        };
+        assert_eq!(
+            o.resolve(BoardKind::Square8, 2),
+            Err(OptionError::Conflict(
+                "anti_blocking_grace",
+                "anti_blocking = false"
+            ))
+        );
+        let zero = RuleOptions {
+            anti_blocking_grace: Some(0),
+            ..RuleOptions::default()
+        };
+        let star = zero
+            .resolve(BoardKind::Star, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(star.anti_blocking);
+        assert_eq!(star.anti_blocking_grace, 0);
+    }
+
+    #[test]
     fn options_that_do_not_apply_are_rejected() {
         let o = RuleOptions {
             long_jumps: Some(true),
@@ -562,6 +641,7 @@ mod tests {
             foreign_corners: Some(ForeignCorners::PassOnly),
             backward_steps: Some(BackwardSteps::NoBackward),
             leave_home_moves: Some(12),
+            anti_blocking_grace: Some(7),
             ..RuleOptions::default()
         };
         let mut back = RuleOptions::default();

@@ -92,13 +92,20 @@ fn perft2(variant: &Variant, pos: &Position, list: &mut Vec<Move>) -> u64 {
         base += u64::from(n);
         pieces.push((army, from, n, zone));
     });
+    // A move that touches no goal still changes the standings when it is the mover's
+    // leave-home deadline, or the move that makes its pieces blockers (the anti-blocking
+    // rule's grace period).
+    let grace = variant.options().anti_blocking_grace;
+    let mover_moves = pos.moves_made[usize::from(pos.to_move)];
+    let standings_fixed = variant.options().leave_home_moves.is_none()
+        && (grace == 0 || mover_moves.saturating_add(1) != grace);
     let mut total = 0u64;
     for &mv in list.iter() {
         let (a, b) = (mv.from.index(), mv.to.index());
         let mut child = *pos;
         let touches_goal = variant.all_goals.has(a) || variant.all_goals.has(b);
         let hit = pieces.iter().any(|p| p.3.has(a) || p.3.has(b));
-        if exact && !touches_goal && !hit && variant.options().leave_home_moves.is_none() {
+        if exact && !touches_goal && !hit && standings_fixed {
             total += base;
             continue;
         }

@@ -473,10 +473,20 @@ impl Variant {
         pos.toggle_patterns(self.board(), mv.to.0);
         pos.hash ^= piece_key(army, mv.from.0) ^ piece_key(army, mv.to.0);
         pos.moves_made[usize::from(seat)] = pos.moves_made[usize::from(seat)].saturating_add(1);
-        if self.all_goals.has(mv.from.0) || self.all_goals.has(mv.to.0) {
+        // A goal's state changes when a piece enters or leaves a goal, and, under the
+        // anti-blocking rule's grace period, when the mover's pieces in others' goals start to
+        // count as blockers (its grace-th move).
+        let grace = self.options().anti_blocking_grace;
+        let blockers_now = grace != 0 && pos.moves_made[usize::from(seat)] == grace;
+        if blockers_now || self.all_goals.has(mv.from.0) || self.all_goals.has(mv.to.0) {
             self.update_finished(pos);
         }
+        let out_before = pos.eliminated;
         self.update_leave_home(pos, seat);
+        if grace != 0 && pos.eliminated != out_before {
+            // The eliminated seat's pieces now count as blockers in others' goals.
+            self.update_finished(pos);
+        }
         self.advance_turn(pos);
     }
 
@@ -502,15 +512,32 @@ impl Variant {
     }
 
     /// Whether army `army`'s goal counts as filled.
+    ///
+    /// With the anti-blocking rule: no empty cell, at least one of the army's own pieces, and
+    /// every piece of another player in it a blocker (see [`Variant::is_blocker_owner`]).
+    /// Without it: the army's own pieces fill every cell.
     #[must_use]
     pub fn goal_filled(&self, pos: &Position, army: usize) -> bool {
         let a = &self.armies()[army];
-        let own = pos.armies[army] & a.goal;
-        if self.options().anti_blocking {
-            a.goal.is_subset(&pos.occupied) && !own.is_empty()
-        } else {
-            a.goal.is_subset(&pos.armies[army])
+        if !self.options().anti_blocking {
+            return a.goal.is_subset(&pos.armies[army]);
         }
+        if !a.goal.is_subset(&pos.occupied) || (pos.armies[army] & a.goal).is_empty() {
+            return false;
+        }
+        self.armies().iter().enumerate().all(|(b, other)| {
+            other.owner == a.owner
+                || (pos.armies[b] & a.goal).is_empty()
+                || self.is_blocker_owner(pos, other.owner)
+        })
+    }
+
+    /// Whether the pieces of `seat` standing in another player's goal count towards filling it
+    /// (the anti-blocking rule's blockers): when the seat has finished, is out of the game, or
+    /// has made at least the grace period's number of own moves.
+    #[must_use]
+    pub fn is_blocker_owner(&self, pos: &Position, seat: Seat) -> bool {
+        !pos.is_active(seat) || pos.moves_made(seat) >= self.options().anti_blocking_grace
     }
 
     fn seat_done(&self, pos: &Position, seat: u8) -> bool {
@@ -520,10 +547,19 @@ impl Variant {
             .all(|a| self.goal_filled(pos, a))
     }
 
+    /// Marks every seat still playing whose goals count as filled as finished. A seat that
+    /// finishes makes its pieces blockers in the others' goals, which can finish another seat
+    /// in turn: repeated until nothing changes (at most once per seat).
     fn update_finished(&self, pos: &mut Position) {
-        for s in 0..self.players() {
-            if pos.is_active(Seat(s)) && self.seat_done(pos, s) {
-                pos.finished |= 1 << s;
+        loop {
+            let before = pos.finished;
+            for s in 0..self.players() {
+                if pos.is_active(Seat(s)) && self.seat_done(pos, s) {
+                    pos.finished |= 1 << s;
+                }
+            }
+            if pos.finished == before || self.options().anti_blocking_grace == 0 {
+                return;
             }
         }
     }

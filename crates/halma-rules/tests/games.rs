@@ -36,12 +36,12 @@ fn seat(i: u8) -> Seat {
 }
 
 /// The S army fills its goal (the N corner) although N's owner left a piece on q1: with the
-/// anti-blocking rule that is a win.
-const BLOCKED_GOAL: &str = "n1,n2,n3,o1,o2,o3,p1,p2,m8,i5/q1,i1,i2,i3,i4,i6,i7,i8,i9,h1 1 0,0";
+/// anti-blocking rule that is a win once N's owner has made the grace period's 40 moves.
+const BLOCKED_GOAL: &str = "n1,n2,n3,o1,o2,o3,p1,p2,m8,i5/q1,i1,i2,i3,i4,i6,i7,i8,i9,h1 1";
 
 #[test]
 fn anti_blocking_win() {
-    let mut game = game_at(&format!("star 2 - {BLOCKED_GOAL}"));
+    let mut game = game_at(&format!("star 2 - {BLOCKED_GOAL} 0,40"));
     assert!(!game.is_over());
     let m = mv(&game, "m8-n4");
     game.play(&m).unwrap();
@@ -56,10 +56,74 @@ fn anti_blocking_win() {
 
 #[test]
 fn without_anti_blocking_a_blocked_goal_is_not_filled() {
-    let mut game = game_at(&format!("star 2 anti_blocking=0 {BLOCKED_GOAL}"));
+    let mut game = game_at(&format!("star 2 anti_blocking=0 {BLOCKED_GOAL} 0,40"));
     game.play(&mv(&game, "m8-n4")).unwrap();
     assert!(!game.is_over());
     assert_eq!(game.to_move(), Some(seat(1)));
+}
+
+#[test]
+fn a_rival_piece_is_no_blocker_before_its_owner_has_made_the_grace_moves() {
+    // N's owner has made 39 moves: its piece on q1 does not fill S's goal yet.
+    let mut game = game_at(&format!("star 2 - {BLOCKED_GOAL} 0,39"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.is_over(), "q1 is not a blocker yet");
+    assert!(!game.position().is_finished(seat(0)));
+    // N's 40th move, away from the goals: q1 now counts, and S finishes on N's move.
+    game.play(&mv(&game, "h1-g2")).unwrap();
+    let outcome = game.outcome().expect("S finished on the rival's 40th move");
+    assert_eq!(outcome.winner(), Some(&[seat(0)][..]));
+}
+
+#[test]
+fn without_a_grace_period_any_piece_fills_a_goal() {
+    let mut game = game_at(&format!("star 2 anti_blocking_grace=0 {BLOCKED_GOAL} 0,0"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    let outcome = game.outcome().expect("the old rule: q1 counts at once");
+    assert_eq!(outcome.winner(), Some(&[seat(0)][..]));
+}
+
+/// Three players: S (seat 1) needs n4 for its goal, the N corner, where a piece of NW (seat 2)
+/// stands on q1. NW's own goal (the SE corner) is full, with S's piece on h10.
+const THREE: &str = "n1,n2,n3,o1,o2,o3,p1,p2,m8,h10/q1,e10,e11,e12,e13,f10,f11,f12,g10,g11/j10,k10,k11,l10,l11,l12,m10,m11,m12,m13 1";
+
+#[test]
+fn a_finished_owners_pieces_are_blockers_at_once() {
+    // NW finished after 12 moves (S's h10 counted: S has made 45).
+    let mut game = game_at(&format!("star 3 - {THREE} 45,12f,45"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(game.position().is_finished(seat(0)));
+}
+
+#[test]
+fn an_owner_out_by_the_leave_home_rule_leaves_blockers() {
+    // Leave-home at 40 moves and anti-blocking with a grace of 60: NW is out after 41 moves,
+    // so its q1 counts although 41 is below the grace period.
+    let options = "anti_blocking=1,anti_blocking_grace=60,leave_home=1";
+    let mut game = game_at(&format!("star 3 {options} {THREE} 45,41x,45"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(game.position().is_finished(seat(0)));
+    // The same with NW still playing (and away from home) at 41 moves: q1 is no blocker.
+    let mut game = game_at(&format!("star 3 {options} {THREE} 45,41,45"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.position().is_finished(seat(0)));
+}
+
+#[test]
+fn one_finish_can_make_the_blockers_of_another() {
+    // S's 40th move fills its goal but for NW's q1 (NW has made 5 moves), and makes S's h10 a
+    // blocker in NW's goal: NW finishes, so q1 becomes a blocker and S finishes too.
+    let mut game = game_at(&format!("star 3 - {THREE} 39,5,39"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(game.position().is_finished(seat(0)));
+    assert!(game.position().is_finished(seat(1)));
+    let outcome = game.outcome().expect("only one player is left");
+    assert_eq!(outcome.ranking.len(), 3);
+    // The same move as S's 39th: h10 is no blocker yet, nobody finishes.
+    let mut game = game_at(&format!("star 3 - {THREE} 38,5,38"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.position().is_finished(seat(0)));
+    assert!(!game.position().is_finished(seat(1)));
 }
 
 /// Four players in teams: seats 1 and 3 (S and N) are partners. Seat 1 needs n4 to fill the N

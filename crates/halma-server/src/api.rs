@@ -80,10 +80,17 @@ pub struct RuleOptions {
     /// A piece in its goal never leaves it, not even inside a jump chain (default on).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal_lock: Option<bool>,
-    /// A goal with no empty cell and at least one own piece counts as filled (default on for the
-    /// star and 16 x 16, off where leave-home is on).
+    /// A goal with no empty cell and at least one own piece counts as filled, other players'
+    /// pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
+    /// and 16 x 16, off where leave-home is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anti_blocking: Option<bool>,
+    /// The anti-blocking rule's grace period: another player's piece in a goal counts towards
+    /// filling it only once its owner has finished, is out, or has made this many own moves
+    /// (default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
+    /// on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anti_blocking_grace: Option<u16>,
     /// After the first finish, the others play on for places (default on).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub play_on: Option<bool>,
@@ -132,6 +139,7 @@ impl From<&RuleOptions> for rules::RuleOptions {
             arm_size: o.arm_size,
             goal_lock: o.goal_lock,
             anti_blocking: o.anti_blocking,
+            anti_blocking_grace: o.anti_blocking_grace,
             play_on: o.play_on,
             teams: o.teams,
             fifteen_pieces: o.fifteen_pieces,
@@ -183,6 +191,7 @@ impl From<&rules::RuleOptions> for RuleOptions {
             arm_size: o.arm_size,
             goal_lock: o.goal_lock,
             anti_blocking: o.anti_blocking,
+            anti_blocking_grace: o.anti_blocking_grace,
             play_on: o.play_on,
             teams: o.teams,
             fifteen_pieces: o.fifteen_pieces,
@@ -209,6 +218,9 @@ pub struct RulesInForce {
     pub goal_lock: bool,
     /// Anti-blocking rule.
     pub anti_blocking: bool,
+    /// The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
+    /// and when the anti-blocking rule is off).
+    pub anti_blocking_grace: u16,
     /// Play on for places.
     pub play_on: bool,
     /// Teams.
@@ -241,6 +253,7 @@ impl From<&rules::Options> for RulesInForce {
             arm_size: (o.arm_size != 0).then_some(o.arm_size),
             goal_lock: o.goal_lock,
             anti_blocking: o.anti_blocking,
+            anti_blocking_grace: o.anti_blocking_grace,
             play_on: o.play_on,
             teams: o.teams,
             fifteen_pieces: o.fifteen_pieces,

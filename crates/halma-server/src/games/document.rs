@@ -11,7 +11,12 @@ use crate::api::SeatKind;
 use crate::token::TokenHash;
 
 /// The document format written by this version of the service.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
+
+/// The format written before the anti-blocking rule had its grace period. Such games keep the
+/// rule they were created with: they are read with a grace period of 0, written into their
+/// setup (and the position texts) so that they replay the same way from then on.
+const FORMAT_WITHOUT_GRACE: u32 = 1;
 
 /// One seat as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,10 +112,16 @@ impl Document {
     /// # Errors
     /// A message saying what is wrong with it.
     pub fn parse(text: &str) -> Result<Document, String> {
-        let doc: Document =
+        let mut doc: Document =
             serde_json::from_str(text).map_err(|e| format!("not a game document: {e}"))?;
-        if doc.format != FORMAT {
-            return Err(format!("document format {} is not {FORMAT}", doc.format));
+        match doc.format {
+            FORMAT => {}
+            FORMAT_WITHOUT_GRACE => doc.pin_no_grace()?,
+            other => {
+                return Err(format!(
+                    "document format {other} is not {FORMAT_WITHOUT_GRACE} or {FORMAT}"
+                ))
+            }
         }
         let players = usize::from(doc.game.setup.players);
         if doc.seats.len() != players || doc.seat_tokens.len() != players {
@@ -123,6 +134,27 @@ impl Document {
         Ok(doc)
     }
 
+    /// Brings a document of [`FORMAT_WITHOUT_GRACE`] up to date: where the anti-blocking rule
+    /// is in force, its grace period is set to 0, the rule the game was created with.
+    fn pin_no_grace(&mut self) -> Result<(), String> {
+        let setup = &mut self.game.setup;
+        let anti_blocking = setup
+            .options
+            .resolve(setup.board, setup.players)
+            .map_err(|e| format!("the stored setup cannot be played: {e}"))?
+            .anti_blocking;
+        if anti_blocking && setup.options.anti_blocking_grace.is_none() {
+            setup.options.anti_blocking_grace = Some(0);
+            let options = setup.options.to_text();
+            self.game.position = with_options_field(&self.game.position, &options)?;
+            if self.start_position.split_whitespace().count() == POSITION_FIELDS {
+                self.start_position = with_options_field(&self.start_position, &options)?;
+            }
+        }
+        self.format = FORMAT;
+        Ok(())
+    }
+
     /// The document as JSON.
     ///
     /// # Errors
@@ -130,6 +162,22 @@ impl Document {
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
     }
+}
+
+/// The number of fields of a position in the notation; the options are the third.
+const POSITION_FIELDS: usize = 6;
+
+/// A position text with its options field replaced.
+fn with_options_field(position: &str, options: &str) -> Result<String, String> {
+    let mut fields: Vec<&str> = position.split_whitespace().collect();
+    if fields.len() != POSITION_FIELDS {
+        return Err(format!(
+            "the stored position has {} fields, not {POSITION_FIELDS}",
+            fields.len()
+        ));
+    }
+    fields[2] = options;
+    Ok(fields.join(" "))
 }
 
 #[cfg(test)]
@@ -141,6 +189,93 @@ mod tests {
 
     use super::*;
     use crate::api::SeatKind;
+
+    /// A game of one move on `board` and its header.
+    fn one_move_game(board: BoardKind) -> Result<(Header, Game), Box<dyn Error>> {
+        let setup = GameSetup {
+            board,
+            players: 2,
+            options: halma_rules::RuleOptions::default(),
+        };
+        let variant = Arc::new(Variant::new(&setup)?);
+        let first = variant.seat(0).ok_or("no seat 0")?;
+        let mut game = Game::new(Arc::clone(&variant), first);
+        let start = halma_rules::notation::format_position(&variant, game.position());
+        let legal = game.legal_moves();
+        let first_move = legal.first().ok_or("no legal move")?;
+        game.play(&MoveInput::FromTo(first_move.mv.from, first_move.mv.to))?;
+        let header = Header {
+            created_at: 1_700_000_000,
+            seats: vec![
+                StoredSeat {
+                    name: "Ada".into(),
+                    kind: SeatKind::Human,
+                    level: None,
+                },
+                StoredSeat {
+                    name: "Bo".into(),
+                    kind: SeatKind::Human,
+                    level: None,
+                },
+            ],
+            host_token: TokenHash::of("host"),
+            seat_tokens: vec![TokenHash::of("seat 0"), TokenHash::of("seat 1")],
+            ai_time_ms: 200,
+            start_position: start,
+            rematch_of: None,
+        };
+        Ok((header, game))
+    }
+
+    /// The JSON of a document as an older service wrote it.
+    fn as_format(json: &str, format: u32) -> Result<String, Box<dyn Error>> {
+        let mut value: serde_json::Value = serde_json::from_str(json)?;
+        value["format"] = format.into();
+        Ok(serde_json::to_string(&value)?)
+    }
+
+    #[test]
+    fn games_stored_before_the_grace_period_keep_the_rule_without_it() -> Result<(), Box<dyn Error>>
+    {
+        let (header, game) = one_move_game(BoardKind::Star)?;
+        let old = as_format(&Document::new(&header, game.snapshot()).to_json()?, 1)?;
+        let doc = Document::parse(&old)?;
+        assert_eq!(doc.format, FORMAT);
+        let (read, snapshot) = doc.into_parts();
+        assert_eq!(snapshot.setup.options.anti_blocking_grace, Some(0));
+        assert!(snapshot.position.contains(" anti_blocking_grace=0 "));
+        assert!(read.start_position.contains(" anti_blocking_grace=0 "));
+        let variant = Arc::new(Variant::new(&snapshot.setup)?);
+        assert_eq!(variant.options().anti_blocking_grace, 0);
+        let restored = Game::restore(variant, &snapshot)?;
+        assert_eq!(restored.record().len(), 1);
+        assert_eq!(restored.position().hash(), game.position().hash());
+        // Written again, the document is of the current format and reads back unchanged.
+        let again = Document::new(&read, snapshot.clone()).to_json()?;
+        assert_eq!(Document::parse(&again)?.into_parts().1, snapshot);
+        Ok(())
+    }
+
+    #[test]
+    fn old_games_without_the_anti_blocking_rule_are_read_unchanged() -> Result<(), Box<dyn Error>> {
+        // 8 x 8: the leave-home rule is in force instead of the anti-blocking rule.
+        let (header, game) = one_move_game(BoardKind::Square8)?;
+        let old = as_format(&Document::new(&header, game.snapshot()).to_json()?, 1)?;
+        let (_, snapshot) = Document::parse(&old)?.into_parts();
+        assert_eq!(snapshot, game.snapshot());
+        Ok(())
+    }
+
+    #[test]
+    fn documents_of_unknown_formats_are_refused() -> Result<(), Box<dyn Error>> {
+        let (header, game) = one_move_game(BoardKind::Star)?;
+        let future = as_format(&Document::new(&header, game.snapshot()).to_json()?, 3)?;
+        let err = Document::parse(&future)
+            .err()
+            .ok_or("format 3 was accepted")?;
+        assert!(err.contains("format 3"), "{err}");
+        Ok(())
+    }
 
     #[test]
     fn a_document_splits_into_header_and_game_and_joins_back_unchanged(

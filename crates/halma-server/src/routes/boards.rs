@@ -179,7 +179,8 @@ pub async fn rule_options() -> HttpResponse {
     let options = vec![
         opt("arm_size", "integer", &["2..=5"], vec![Star], "4", "Cells per side of each corner triangle: 4 gives the standard 121-cell board with 10 pieces each, 3 gives 73 cells with 6 pieces."),
         opt("goal_lock", "boolean", &[], all.clone(), "true", "A piece in its goal area never leaves it again, not even in the middle of a jump chain."),
-        opt("anti_blocking", "boolean", &[], all.clone(), "true, except where leave-home is on (8 x 8 and 10 x 10 by default)", "A goal counts as filled when it has no empty cell and at least one of the owner's pieces; off: only the owner's own pieces fill it."),
+        opt("anti_blocking", "boolean", &[], all.clone(), "true, except where leave-home is on (8 x 8 and 10 x 10 by default)", "A goal counts as filled when it has no empty cell and at least one of the owner's pieces, other players' pieces filling the rest as blockers (see anti_blocking_grace); off: only the owner's own pieces fill it."),
+        opt("anti_blocking_grace", "integer", &["0..=65535"], all.clone(), "the board's leave-home number: 40 on the star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16", "With the anti-blocking rule: another player's piece in a goal counts towards filling it only once its owner has finished, is out of the game, or has made this many own moves; 0 counts every piece at once."),
         opt("play_on", "boolean", &[], all.clone(), "true", "After the first player finishes, the others play on for the following places."),
         opt("teams", "boolean", &[], vec![Star], "false", "With 4 or 6 players, partners in opposite corners win together when both goals are filled."),
         opt("fifteen_pieces", "boolean", &[], vec![Star], "false", "2 players: the home corner plus the row of cells in front of it (15 pieces on the standard board)."),

@@ -618,7 +618,7 @@ async fn boards_and_rule_options() {
     )
     .await;
     let opts: RuleOptionList = api.get("/v1/rules/options").await.json().await.unwrap();
-    assert_eq!(opts.options.len(), 16);
+    assert_eq!(opts.options.len(), 17);
 }
 
 /// Many tasks race to post moves on one game through Redis (two service instances sharing it):

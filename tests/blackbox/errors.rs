@@ -346,7 +346,7 @@ pub async fn error_paths(server: &TestServer) {
 
 pub async fn invalid_setups(server: &TestServer) {
     let client = server.client();
-    let cases: [(types::CreateGameRequest, &str); 7] = [
+    let cases: [(types::CreateGameRequest, &str); 8] = [
         (
             types::CreateGameRequest {
                 players: 5,
@@ -378,6 +378,18 @@ pub async fn invalid_setups(server: &TestServer) {
                 players: 3,
                 options: Some(types::RuleOptions {
                     teams: Some(true),
+                    ..types::RuleOptions::default()
+                }),
+                ..two_player_star()
+            },
+            "option",
+        ),
+        (
+            // The grace period belongs to the anti-blocking rule, off on 8 x 8 by default.
+            types::CreateGameRequest {
+                board: types::BoardName::Square8,
+                options: Some(types::RuleOptions {
+                    anti_blocking_grace: Some(10),
                     ..types::RuleOptions::default()
                 }),
                 ..two_player_star()

@@ -173,4 +173,28 @@ pub async fn boards_rules_health_and_rematch(server: &TestServer) {
     assert_eq!(rematch.game().board, host.game().board);
     assert_ne!(new_tokens.host, tokens.host);
     assert!(new_tokens.seats.iter().all(|t| !tokens.seats.contains(t)));
+
+    // The anti-blocking rule's grace period: the board's leave-home number unless asked for,
+    // in the rules in force, kept by a rematch, and written in the position when set.
+    assert_eq!(host.game().rules.anti_blocking_grace, 40);
+    assert_eq!(rematch.game().rules.anti_blocking_grace, 40);
+    let (no_grace, _) = GameSession::create(
+        client,
+        types::CreateGameRequest {
+            options: Some(types::RuleOptions {
+                anti_blocking_grace: Some(0),
+                ..types::RuleOptions::default()
+            }),
+            ..two_player_star()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(no_grace.game().rules.anti_blocking_grace, 0);
+    assert_eq!(no_grace.game().options.anti_blocking_grace, Some(0));
+    assert!(
+        no_grace.game().position.contains(" anti_blocking_grace=0 "),
+        "{}",
+        no_grace.game().position
+    );
 }

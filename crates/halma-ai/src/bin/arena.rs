@@ -16,10 +16,15 @@
 //! differ; a game reaching `--cap` plies is stopped and reported as capped.
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
-//! `--players N`, `--teams`, `--anti-blocking 0|1`, `--games N`, `--ms M`, `--cap PLIES`,
+//! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
+//! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--cap PLIES`,
 //! `--opening PLIES`, `--seed S`, `--verbose`, and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
+//!
+//! Besides the results it prints how the seats finished, for A and for B's seats: the ply of
+//! each finish (earliest and median) and how many of the seat's own pieces stood in its goal
+//! then (finishes with the goal partly filled by other players' pieces are counted apart).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -130,6 +135,7 @@ struct Args {
     players: u8,
     teams: bool,
     anti_blocking: Option<bool>,
+    grace: Option<u16>,
     games: u32,
     a: Engine,
     b: Engine,
@@ -173,6 +179,7 @@ fn parse_args() -> Result<Args, String> {
         players: 2,
         teams: false,
         anti_blocking: None,
+        grace: None,
         games: 10,
         a: Engine::Level(10),
         b: Engine::Level(4),
@@ -199,6 +206,7 @@ fn parse_args() -> Result<Args, String> {
             "--players" => a.players = value()?.parse().map_err(|_| "bad --players")?,
             "--teams" => a.teams = true,
             "--anti-blocking" => a.anti_blocking = Some(value()? == "1"),
+            "--grace" => a.grace = Some(value()?.parse().map_err(|_| "bad --grace")?),
             "--games" => a.games = value()?.parse().map_err(|_| "bad --games")?,
             "--a" => a.a = Engine::parse(&value()?)?,
             "--b" => a.b = Engine::parse(&value()?)?,
@@ -229,6 +237,49 @@ struct Tally {
     time: [Duration; 2],
     max_time: [Duration; 2],
     moves: [u64; 2],
+    /// Per side (A, B): every finish as (ply, own pieces in the goals, goal cells).
+    finishes: [Vec<(usize, u32, u32)>; 2],
+}
+
+/// Seats that finished with the last move, as (seat, own pieces in its goals, goal cells).
+fn new_finishes(variant: &Variant, pos: &Position, seen: &mut u8) -> Vec<(Seat, u32, u32)> {
+    let mut out = Vec::new();
+    for seat in variant.seats() {
+        let bit = 1u8 << seat.index();
+        if *seen & bit != 0 || !pos.is_finished(seat) {
+            continue;
+        }
+        *seen |= bit;
+        let (mut own, mut cells) = (0, 0);
+        for a in variant.armies_of(seat) {
+            let goal = variant.armies()[a].goal;
+            own += (pos.army(a) & goal).count();
+            cells += goal.count();
+        }
+        out.push((seat, own, cells));
+    }
+    out
+}
+
+/// One line on the finishes of one side.
+fn finish_line(name: &str, finishes: &[(usize, u32, u32)]) -> String {
+    if finishes.is_empty() {
+        return format!("{name}: no finishes");
+    }
+    let mut plies: Vec<usize> = finishes.iter().map(|f| f.0).collect();
+    plies.sort_unstable();
+    let short = finishes.iter().filter(|f| f.1 < f.2).count();
+    let own: u32 = finishes.iter().map(|f| f.1).sum();
+    let fewest = finishes.iter().map(|f| f.1).min().unwrap_or(0);
+    format!(
+        "{name}: {} finishes, ply earliest {} median {} | with other players' pieces in the goal {} ({:.1}%) | own pieces in goal mean {:.2} fewest {fewest}",
+        finishes.len(),
+        plies[0],
+        plies[plies.len() / 2],
+        short,
+        100.0 * short as f64 / finishes.len() as f64,
+        f64::from(own) / finishes.len() as f64,
+    )
 }
 
 fn a_result(outcome: &Outcome, a_seat: Seat) -> (i32, Option<u8>) {
@@ -254,6 +305,7 @@ fn run() -> Result<(), String> {
     let mut options = RuleOptions {
         arm_size: args.arm,
         anti_blocking: args.anti_blocking,
+        anti_blocking_grace: args.grace,
         ..RuleOptions::default()
     };
     if args.teams {
@@ -284,6 +336,7 @@ fn run() -> Result<(), String> {
         let mut game = Game::new(Arc::clone(&variant), first);
         let mut rng = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)));
         let mut history = vec![game.position().hash()];
+        let mut finished_seen = 0u8;
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
@@ -310,6 +363,10 @@ fn run() -> Result<(), String> {
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
             history.push(game.position().hash());
+            for (seat, own, cells) in new_finishes(&variant, game.position(), &mut finished_seen) {
+                let side = usize::from(seat != a_seat);
+                tally.finishes[side].push((game.record().len(), own, cells));
+            }
         }
         tally.plies += game.record().len() as u64;
         let line = match game.outcome() {
@@ -385,6 +442,8 @@ fn run() -> Result<(), String> {
         tally.first_mover_wins,
         started.elapsed().as_secs_f64()
     );
+    println!("{}", finish_line("A finishes", &tally.finishes[0]));
+    println!("{}", finish_line("B finishes", &tally.finishes[1]));
     Ok(())
 }
 

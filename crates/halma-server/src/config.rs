@@ -10,6 +10,7 @@
 //! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
 //! | `HALMA_GAME_CACHE` | restored games kept in memory per instance (0: none) | `5000` |
 //! | `HALMA_LOG` | log filter (`tracing` `EnvFilter` syntax) | `info` |
+//! | `HALMA_CORS_ORIGINS` | origins whose pages may call the API: `*`, or a comma list such as `https://a.example,http://localhost:5173` | `*` |
 //!
 //! A variable set to the empty string counts as unset. An invalid value is a startup error
 //! that names the variable. The Redis URL may carry a password: it is kept in a [`RedisUrl`],
@@ -64,6 +65,67 @@ pub struct Config {
     pub game_cache: usize,
     /// Log filter in `tracing_subscriber::EnvFilter` syntax.
     pub log_filter: String,
+    /// The origins whose web pages may call the API (CORS).
+    pub cors_origins: CorsOrigins,
+}
+
+/// The origins whose web pages may call the API from a browser (CORS).
+///
+/// Any origin may by default: the API authorises by bearer token, never by cookie, so a page
+/// of another origin gains nothing a script outside a browser does not have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// Every origin (`*`).
+    #[default]
+    Any,
+    /// Only these origins (`scheme://host[:port]`, lower case, no trailing slash).
+    List(Vec<String>),
+}
+
+impl CorsOrigins {
+    /// Reads `*` or a comma list of origins such as `https://games.example,http://localhost:5173`.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming `HALMA_CORS_ORIGINS` and the entry that is not an origin.
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        const VAR: &str = "HALMA_CORS_ORIGINS";
+        if text.trim() == "*" {
+            return Ok(Self::Any);
+        }
+        let mut origins = Vec::new();
+        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let invalid = |why: &str| {
+                ConfigError::new(
+                    VAR,
+                    format!("{entry:?} is not an origin such as https://games.example ({why}); use * for any origin"),
+                )
+            };
+            let url = url::Url::parse(entry).map_err(|_| invalid("not a URL"))?;
+            if !matches!(url.scheme(), "http" | "https") {
+                return Err(invalid("the scheme must be http or https"));
+            }
+            if url.host_str().is_none() {
+                return Err(invalid("it has no host"));
+            }
+            if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
+                return Err(invalid("an origin has no path, query or fragment"));
+            }
+            if !url.username().is_empty() || url.password().is_some() {
+                return Err(invalid("an origin has no user name or password"));
+            }
+            let origin = url.origin().ascii_serialization();
+            if !origins.contains(&origin) {
+                origins.push(origin);
+            }
+        }
+        if origins.is_empty() {
+            return Err(ConfigError::new(
+                VAR,
+                "no origin given; use * for any origin or a comma list of origins",
+            ));
+        }
+        Ok(Self::List(origins))
+    }
 }
 
 impl Default for Config {
@@ -77,6 +139,7 @@ impl Default for Config {
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
             game_cache: DEFAULT_GAME_CACHE,
             log_filter: DEFAULT_LOG_FILTER.to_owned(),
+            cors_origins: CorsOrigins::Any,
         }
     }
 }
@@ -160,6 +223,10 @@ impl Config {
                     text
                 }
                 None => defaults.log_filter,
+            },
+            cors_origins: match var("HALMA_CORS_ORIGINS")? {
+                Some(text) => CorsOrigins::parse(&text)?,
+                None => defaults.cors_origins,
             },
         })
     }
@@ -331,6 +398,10 @@ mod tests {
             ("HALMA_KEY_PREFIX", "test:"),
             ("HALMA_GAME_CACHE", "0"),
             ("HALMA_LOG", "halma_server=debug,warn"),
+            (
+                "HALMA_CORS_ORIGINS",
+                "https://games.example, http://localhost:5173",
+            ),
         ]);
         let expected = Config {
             bind: "0.0.0.0:9000".to_owned(),
@@ -341,6 +412,10 @@ mod tests {
             key_prefix: "test:".to_owned(),
             game_cache: 0,
             log_filter: "halma_server=debug,warn".to_owned(),
+            cors_origins: CorsOrigins::List(vec![
+                "https://games.example".to_owned(),
+                "http://localhost:5173".to_owned(),
+            ]),
         };
         assert_eq!(config, Ok(expected));
     }
@@ -381,6 +456,30 @@ mod tests {
                 message.starts_with(&format!("invalid {variable}: ")),
                 "{message}"
             );
+        }
+    }
+
+    #[test]
+    fn cors_origins_are_checked_and_normalised() {
+        assert_eq!(CorsOrigins::parse("*"), Ok(CorsOrigins::Any));
+        assert_eq!(
+            CorsOrigins::parse("HTTPS://Games.Example:443/,https://games.example"),
+            Ok(CorsOrigins::List(vec!["https://games.example".to_owned()]))
+        );
+        assert_eq!(
+            CorsOrigins::parse("http://127.0.0.1:5173"),
+            Ok(CorsOrigins::List(vec!["http://127.0.0.1:5173".to_owned()]))
+        );
+        for bad in [
+            "games.example",
+            "ftp://games.example",
+            "https://games.example/play",
+            "https://games.example?x=1",
+            "https://user:pw@games.example",
+            ",",
+        ] {
+            let err = CorsOrigins::parse(bad).expect_err(bad);
+            assert_eq!(err.variable, "HALMA_CORS_ORIGINS", "{bad}");
         }
     }
 

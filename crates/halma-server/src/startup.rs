@@ -2,13 +2,14 @@
 
 use std::net::TcpListener;
 
+use actix_cors::Cors;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, ErrorHandlers};
 use actix_web::{web, App, HttpServer};
 use utoipa::OpenApi as _;
 
-use crate::config::Config;
+use crate::config::{Config, CorsOrigins};
 use crate::error::ApiError;
 use crate::extractors;
 use crate::openapi::ApiDoc;
@@ -113,7 +114,7 @@ impl Application {
 
 /// The actix application for `state`: shared data, extractor limits and their problem
 /// documents, every route, a problem-document 404 for unknown paths, the problem fallback
-/// for errors actix answers itself, and request logging.
+/// for errors actix answers itself, browser access (CORS) and request logging.
 pub fn app(
     state: web::Data<AppState>,
 ) -> App<
@@ -126,6 +127,7 @@ pub fn app(
     >,
 > {
     let limit = state.max_body_bytes;
+    let cors = cors(&state.cors_origins);
     App::new()
         .app_data(state)
         .app_data(extractors::json_config(limit))
@@ -135,7 +137,28 @@ pub fn app(
         .configure(|config| routes::configure(config, ApiDoc::openapi()))
         .default_service(web::to(route_not_found))
         .wrap(ErrorHandlers::new().default_handler(problem_fallback))
+        .wrap(cors)
         .wrap(from_fn(log_request))
+}
+
+/// Seconds a browser may keep a preflight's answer.
+const CORS_MAX_AGE_SECS: usize = 3600;
+
+/// The CORS policy: preflights answered for the configured origins, every method and request
+/// header of the API allowed, and the response headers scripts need (`ETag` for versions,
+/// `Retry-After`, `Location`) exposed. No credentials: the API authorises by bearer token.
+fn cors(origins: &CorsOrigins) -> Cors {
+    use actix_web::http::header;
+    let cors = match origins {
+        CorsOrigins::Any => Cors::default().allow_any_origin().send_wildcard(),
+        CorsOrigins::List(list) => list
+            .iter()
+            .fold(Cors::default(), |cors, origin| cors.allowed_origin(origin)),
+    };
+    cors.allowed_methods(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"])
+        .allow_any_header()
+        .expose_headers([header::ETAG, header::RETRY_AFTER, header::LOCATION])
+        .max_age(CORS_MAX_AGE_SECS)
 }
 
 async fn route_not_found() -> Result<actix_web::HttpResponse, ApiError> {

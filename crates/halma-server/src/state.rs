@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::config::Config;
+use crate::config::{Config, CorsOrigins};
 use crate::games::variants::VariantCache;
 use crate::games::RestoredGames;
 use crate::store::Store;
@@ -29,6 +29,8 @@ pub struct AppState {
     /// Restored games of this instance, each with the version it was restored from; reads
     /// still ask the store whether that version is current.
     pub games: Arc<RestoredGames>,
+    /// The origins whose web pages may call the API.
+    pub cors_origins: CorsOrigins,
 }
 
 impl AppState {
@@ -50,6 +52,7 @@ impl AppState {
             ai_long_slots: Arc::new(Semaphore::new((slots - 1).max(1))),
             variants: Arc::new(VariantCache::default()),
             games: Arc::new(RestoredGames::new(config.game_cache)),
+            cors_origins: config.cors_origins.clone(),
         }
     }
 }

@@ -240,3 +240,108 @@ async fn unknown_paths_and_methods_get_problem_documents() {
         .unwrap();
     expect_problem(response, StatusCode::NOT_FOUND, "not_found").await;
 }
+
+/// A preflight as a browser sends it before a cross-origin move.
+async fn preflight(app: &TestApp, origin: &str) -> reqwest::Response {
+    app.client
+        .request(reqwest::Method::OPTIONS, format!("{}/v1/games", app.base))
+        .header("origin", origin)
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "authorization, if-match, content-type",
+        )
+        .send()
+        .await
+        .unwrap()
+}
+
+fn header<'a>(response: &'a reqwest::Response, name: &str) -> Option<&'a str> {
+    response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+#[tokio::test]
+async fn any_origin_may_call_the_api_by_default() {
+    let app = TestApp::spawn(Config::default()).await;
+    let answer = preflight(&app, "https://games.example").await;
+    assert!(answer.status().is_success(), "{}", answer.status());
+    assert_eq!(header(&answer, "access-control-allow-origin"), Some("*"));
+    let methods = header(&answer, "access-control-allow-methods").unwrap_or_default();
+    assert!(methods.contains("POST"), "{methods}");
+    let headers = header(&answer, "access-control-allow-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in ["authorization", "if-match", "content-type"] {
+        assert!(headers.contains(name), "{headers}");
+    }
+    assert_eq!(header(&answer, "access-control-max-age"), Some("3600"));
+    assert_eq!(header(&answer, "access-control-allow-credentials"), None);
+
+    // The request itself: a game created from another origin, its ETag and Location readable.
+    let created = app
+        .client
+        .post(format!("{}/v1/games", app.base))
+        .header("origin", "https://games.example")
+        .json(&serde_json::json!({"board": "star", "players": 2}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), StatusCode::CREATED);
+    assert_eq!(header(&created, "access-control-allow-origin"), Some("*"));
+    let exposed = header(&created, "access-control-expose-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in ["etag", "retry-after", "location"] {
+        assert!(exposed.contains(name), "{exposed}");
+    }
+    // Errors carry the headers too, so a page can read the problem document.
+    let missing = app
+        .client
+        .get(format!("{}/v1/games/nope", app.base))
+        .header("origin", "https://games.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(header(&missing, "access-control-allow-origin"), Some("*"));
+}
+
+#[tokio::test]
+async fn only_configured_origins_may_call_the_api_when_a_list_is_set() {
+    let config = Config {
+        cors_origins: halma_server::config::CorsOrigins::parse("https://games.example").unwrap(),
+        ..Config::default()
+    };
+    let app = TestApp::spawn(config).await;
+    let allowed = preflight(&app, "https://games.example").await;
+    assert!(allowed.status().is_success(), "{}", allowed.status());
+    assert_eq!(
+        header(&allowed, "access-control-allow-origin"),
+        Some("https://games.example")
+    );
+    let other = preflight(&app, "https://elsewhere.example").await;
+    assert_eq!(header(&other, "access-control-allow-origin"), None);
+    let read = app
+        .client
+        .get(format!("{}/healthz", app.base))
+        .header("origin", "https://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header(&read, "access-control-allow-origin"), None);
+    let read = app
+        .client
+        .get(format!("{}/healthz", app.base))
+        .header("origin", "https://games.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        header(&read, "access-control-allow-origin"),
+        Some("https://games.example")
+    );
+    assert!(header(&read, "vary")
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+        .contains("origin"));
+}

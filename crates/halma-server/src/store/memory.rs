@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::changes::Changes;
 use super::{Lookup, StoreError, StoredGame, Version};
 
 /// Longest time between two sweeps of expired games.
@@ -13,10 +14,13 @@ const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 ///
 /// Expiry is checked on every access; expired games are also swept out on writes, at most
 /// once per `min(ttl, 60 s)`, so memory does not grow with games nobody reads again.
+///
+/// Every write is announced to the store's [`Changes`], shared by every clone.
 #[derive(Clone, Debug)]
 pub struct MemoryStore {
     shared: Arc<Mutex<Games>>,
     ttl: Duration,
+    changes: Changes,
 }
 
 #[derive(Debug)]
@@ -47,7 +51,13 @@ impl MemoryStore {
                 next_sweep: Instant::now() + ttl.min(MAX_SWEEP_INTERVAL),
             })),
             ttl,
+            changes: Changes::new(),
         }
+    }
+
+    /// The watchers of this store's games.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
     }
 
     /// The number of games held, expired ones not yet swept included.
@@ -88,6 +98,8 @@ impl MemoryStore {
                 expires_at: now + self.ttl,
             },
         );
+        drop(games);
+        self.changes.publish(id, 1);
         Ok(1)
     }
 
@@ -150,7 +162,10 @@ impl MemoryStore {
         entry.version += 1;
         entry.document = document.to_owned();
         entry.expires_at = now + self.ttl;
-        Ok(entry.version)
+        let version = entry.version;
+        drop(games);
+        self.changes.publish(id, version);
+        Ok(version)
     }
 }
 

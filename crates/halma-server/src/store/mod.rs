@@ -15,11 +15,13 @@
 //! [`Store`] is an enum over the two back ends: [`MemoryStore`] (the default, one process) and
 //! [`RedisStore`] (shared).
 
+mod changes;
 mod memory;
 mod redis;
 
 use std::time::Duration;
 
+pub use self::changes::{Changes, Watch};
 pub use self::memory::MemoryStore;
 pub use self::redis::RedisStore;
 use crate::config::Config;
@@ -189,6 +191,16 @@ impl Store {
         match self {
             Self::Memory(store) => store.compare_and_set(id, expected, document),
             Self::Redis(store) => store.compare_and_set(id, expected, document).await,
+        }
+    }
+
+    /// The watchers of games on this instance, told of every write to the store (by any
+    /// instance, for Redis). Start a [`Watch`] before reading the game, then wait on it: a
+    /// write between the read and the wait still wakes the watcher.
+    pub fn changes(&self) -> &Changes {
+        match self {
+            Self::Memory(store) => store.changes(),
+            Self::Redis(store) => store.changes(),
         }
     }
 

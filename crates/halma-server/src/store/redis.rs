@@ -9,6 +9,13 @@
 //!
 //! The connection manager reconnects by itself after Redis comes back; until then every
 //! operation fails quickly with [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+//!
+//! Change notifications: the create and compare-and-set scripts publish `VERSION ID` on the
+//! channel `{prefix}changes` in the same atomic step as the write, so a notification is sent
+//! exactly for the writes that happened. Every store subscribes to that channel on a
+//! connection of its own (a background task that reconnects with backoff, and wakes every
+//! watcher after it reconnects, since notifications may have been missed meanwhile) and
+//! announces what it hears to its [`Changes`].
 
 use std::future::Future;
 use std::sync::{Arc, LazyLock};
@@ -16,7 +23,9 @@ use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::{Client, RedisError, Script};
+use futures_util::StreamExt as _;
 
+use super::changes::{Changes, WeakChanges};
 use super::{Lookup, StoreError, StoredGame, Version};
 
 /// Upper bound on one store operation, reconnection attempts included.
@@ -27,9 +36,15 @@ const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Connection attempts repeated after a failed one, before an operation gives up.
 const RECONNECT_RETRIES: usize = 2;
+/// Shortest and longest wait before the change subscription reconnects.
+const SUBSCRIBE_MIN_DELAY: Duration = Duration::from_millis(50);
+const SUBSCRIBE_MAX_DELAY: Duration = Duration::from_secs(2);
+/// How often an idle subscription checks whether its store is gone.
+const SUBSCRIBE_CHECK: Duration = Duration::from_secs(1);
 
 /// Creates a game unless its key exists.
-/// KEYS[1] game key; ARGV[1] document; ARGV[2] TTL in milliseconds. Returns 1, or 0 if taken.
+/// KEYS[1] game key; ARGV[1] document; ARGV[2] TTL in milliseconds; ARGV[3] change channel;
+/// ARGV[4] game id. Returns 1, or 0 if taken.
 static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -38,13 +53,15 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], '1 ' .. ARGV[4])
 return 1
 ",
     )
 });
 
 /// Replaces a game's document if its version is the expected one.
-/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds.
+/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds;
+/// ARGV[4] change channel; ARGV[5] game id.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
@@ -63,6 +80,7 @@ end
 local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PUBLISH', ARGV[4], new .. ' ' .. ARGV[5])
 return {2, new}
 ",
     )
@@ -104,6 +122,9 @@ pub struct RedisStore {
     connection: ConnectionManager,
     key_prefix: Arc<str>,
     ttl_millis: u64,
+    /// The channel the write scripts publish changes on.
+    channel: Arc<str>,
+    changes: Changes,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -120,7 +141,8 @@ impl RedisStore {
     /// A store on the Redis at `url`, keys prefixed with `key_prefix`, games expiring after
     /// `ttl` without writes. The connection opens on first use (a
     /// [`Store::ping`](super::Store::ping) opens it now). Await this inside a Tokio runtime:
-    /// the runtime runs the connection's tasks.
+    /// the runtime runs the connection's tasks and the change subscription, which ends soon
+    /// after the last clone of the store is dropped.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] when the client rejects the URL.
@@ -132,13 +154,27 @@ impl RedisStore {
             .set_number_of_retries(RECONNECT_RETRIES)
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_millis(500));
-        let connection = ConnectionManager::new_lazy_with_config(client, config)
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
             .map_err(StoreError::Unavailable)?;
+        let channel: Arc<str> = format!("{key_prefix}changes").into();
+        let changes = Changes::new();
+        tokio::spawn(follow_changes(
+            client,
+            Arc::clone(&channel),
+            changes.downgrade(),
+        ));
         Ok(Self {
             connection,
             key_prefix: key_prefix.into(),
             ttl_millis: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
+            channel,
+            changes,
         })
+    }
+
+    /// The watchers of games on this instance, told of every write by any instance.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
     }
 
     /// The Redis key of a game.
@@ -154,6 +190,8 @@ impl RedisStore {
                 .key(&key)
                 .arg(document)
                 .arg(self.ttl_millis)
+                .arg(&*self.channel)
+                .arg(id)
                 .invoke_async(&mut connection)
                 .await
         })
@@ -237,6 +275,8 @@ impl RedisStore {
                 .arg(expected.to_string())
                 .arg(document)
                 .arg(self.ttl_millis)
+                .arg(&*self.channel)
+                .arg(id)
                 .invoke_async(&mut connection)
                 .await
         })
@@ -260,6 +300,64 @@ impl RedisStore {
         .await?;
         Ok(())
     }
+}
+
+/// Follows the change channel for as long as the store's changes live: subscribes on a
+/// connection of its own, announces every `VERSION ID` message, and after any break
+/// reconnects with backoff and wakes every watcher (what was published meanwhile is lost).
+async fn follow_changes(client: Client, channel: Arc<str>, changes: WeakChanges) {
+    let mut delay = SUBSCRIBE_MIN_DELAY;
+    while changes.upgrade().is_some() {
+        let subscribed = tokio::time::timeout(OPERATION_TIMEOUT, async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&*channel).await?;
+            Ok::<_, RedisError>(pubsub.into_on_message())
+        })
+        .await;
+        match subscribed {
+            Ok(Ok(mut messages)) => {
+                delay = SUBSCRIBE_MIN_DELAY;
+                match changes.upgrade() {
+                    Some(live) => live.wake_all(),
+                    None => return,
+                }
+                loop {
+                    let next = tokio::time::timeout(SUBSCRIBE_CHECK, messages.next()).await;
+                    let Some(live) = changes.upgrade() else {
+                        return;
+                    };
+                    match next {
+                        Err(_idle) => continue,
+                        Ok(None) => break,
+                        Ok(Some(message)) => match parse_change(message.get_payload_bytes()) {
+                            Some((version, id)) => live.publish(id, version),
+                            None => tracing::warn!(
+                                channel = %channel,
+                                "ignoring a message on the change channel that is not VERSION ID"
+                            ),
+                        },
+                    }
+                }
+                tracing::warn!(channel = %channel, "the change subscription was closed; reconnecting");
+            }
+            Ok(Err(err)) => {
+                tracing::warn!(channel = %channel, error = %err, "cannot subscribe to game changes; retrying");
+            }
+            Err(_elapsed) => {
+                tracing::warn!(channel = %channel, "subscribing to game changes timed out; retrying");
+            }
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(SUBSCRIBE_MAX_DELAY);
+    }
+}
+
+/// Reads a change message, `VERSION ID`.
+fn parse_change(payload: &[u8]) -> Option<(Version, &str)> {
+    let text = std::str::from_utf8(payload).ok()?;
+    let (version, id) = text.split_once(' ')?;
+    let version = version.parse::<Version>().ok().filter(|v| *v > 0)?;
+    (!id.is_empty()).then_some((version, id))
 }
 
 /// Runs a Redis operation within [`OPERATION_TIMEOUT`] and classifies its failure.
@@ -305,5 +403,26 @@ fn corrupt(key: &str, detail: &str) -> StoreError {
     StoreError::Corrupt {
         key: key.to_owned(),
         detail: detail.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_change;
+
+    #[test]
+    fn change_messages_are_read_strictly() {
+        assert_eq!(parse_change(b"12 abc"), Some((12, "abc")));
+        for bad in [
+            &b""[..],
+            b"12",
+            b"12 ",
+            b"0 abc",
+            b"-1 abc",
+            b"x abc",
+            b"\xff abc",
+        ] {
+            assert_eq!(parse_change(bad), None, "{bad:?}");
+        }
     }
 }

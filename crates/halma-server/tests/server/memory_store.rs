@@ -50,3 +50,9 @@ async fn concurrent_read_modify_write_loses_nothing() {
         outcome.final_version, outcome.conflicts
     );
 }
+
+#[tokio::test]
+async fn watchers_hear_of_writes() {
+    let store = store(DAY);
+    store_suite::watchers_hear_of_writes(&store, &store.clone()).await;
+}

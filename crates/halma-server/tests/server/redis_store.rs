@@ -88,6 +88,50 @@ async fn concurrent_read_modify_write_loses_nothing() {
 }
 
 #[tokio::test]
+async fn watchers_hear_of_writes_made_by_another_instance() {
+    let Some(server) = RedisServer::start("watchers_hear_of_writes_made_by_another_instance")
+    else {
+        return;
+    };
+    // Two stores on one Redis, as two service instances have them.
+    let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
+    store_suite::watchers_hear_of_writes(&writer, &reader).await;
+}
+
+#[tokio::test]
+async fn watchers_hear_again_after_redis_restarts() {
+    let Some(mut server) = RedisServer::start("watchers_hear_again_after_redis_restarts") else {
+        return;
+    };
+    let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
+    let mut watch = reader.changes().watch("r1");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    writer.create("r1", "v1").await.unwrap();
+    tokio::time::timeout(Duration::from_secs(2), watch.changed())
+        .await
+        .expect("announced before the restart");
+    server.stop();
+    server.restart();
+    // After the subscription is back, the watcher is woken to look again (writes during the
+    // gap cannot be announced), and new writes are announced as before.
+    tokio::time::timeout(Duration::from_secs(10), watch.changed())
+        .await
+        .expect("woken after the subscription came back");
+    let restarted = Instant::now();
+    loop {
+        if writer.create("r1", "after").await.is_ok() {
+            break;
+        }
+        assert!(restarted.elapsed() < Duration::from_secs(15), "no recovery");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::timeout(Duration::from_secs(2), watch.changed())
+        .await
+        .expect("announced after the restart");
+    assert_eq!(watch.latest(), 1);
+}
+
+#[tokio::test]
 async fn games_are_hashes_with_version_and_document_and_a_ttl() {
     let Some(server) = RedisServer::start("games_are_hashes_with_version_and_document_and_a_ttl")
     else {

@@ -197,3 +197,52 @@ pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOu
         conflicts,
     }
 }
+
+/// Waits up to two seconds for news of a watched game.
+async fn hears(watch: &mut halma_server::store::Watch) -> bool {
+    tokio::time::timeout(Duration::from_secs(2), watch.changed())
+        .await
+        .is_ok()
+}
+
+/// A watcher of a game on `reader` hears of every write made through `writer` (the same store,
+/// or another store on the same back end, as a second instance would have), and of that
+/// game's writes only.
+pub async fn watchers_hear_of_writes(writer: &Store, reader: &Store) {
+    let mut watch = reader.changes().watch("w1");
+    let mut other = reader.changes().watch("w2");
+    // Give a fresh subscription time to be in place before the first write; it wakes every
+    // watcher when it starts (a gap before it may have hidden a write).
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for w in [&mut watch, &mut other] {
+        let _ = tokio::time::timeout(Duration::from_millis(20), w.changed()).await;
+    }
+    writer.create("w1", "v1").await.unwrap();
+    assert!(hears(&mut watch).await, "the creation was not announced");
+    assert_eq!(watch.latest(), 1);
+    writer.compare_and_set("w1", 1, "v2").await.unwrap();
+    assert!(hears(&mut watch).await, "the write was not announced");
+    assert_eq!(watch.latest(), 2);
+    // A failed write announces nothing.
+    assert!(writer.compare_and_set("w1", 1, "stale").await.is_err());
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), watch.changed())
+            .await
+            .is_err(),
+        "a failed write woke the watcher"
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(50), other.changed())
+            .await
+            .is_err(),
+        "a watcher of another game woke"
+    );
+    // Several writes before the watcher looks: it wakes once and sees the newest version.
+    writer.compare_and_set("w1", 2, "v3").await.unwrap();
+    writer.compare_and_set("w1", 3, "v4").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(hears(&mut watch).await);
+    assert_eq!(watch.latest(), 4);
+    drop((watch, other));
+    assert_eq!(reader.changes().watched_games(), 0);
+}

@@ -1,0 +1,379 @@
+/**
+ * {@link GameSession}: one game, one token and the version last seen.
+ *
+ * @module
+ */
+
+import { send, settle, unwrap, type Answer, type CallOptions, type HalmaClient } from "./client.js";
+import type {
+  CreateGameRequest,
+  CreatedGame,
+  GameRecord,
+  GameTokens,
+  GameView,
+  LegalMoves,
+  MoveOutcome,
+  MoveView,
+  PlayMoveRequest,
+  SuggestionView,
+  operations,
+} from "./generated.js";
+import { bearer, entityTag, etagVersion } from "./headers.js";
+
+/** The query of a suggestion (`level` 1 to 10, `time_ms`); absent members take the defaults. */
+export type SuggestionQuery = NonNullable<operations["suggest_move"]["parameters"]["query"]>;
+
+/** A session on a game just created (or a rematch), and the game's tokens. */
+export interface CreatedSession {
+  /** The session, acting with the host token. */
+  readonly session: GameSession;
+  /** The host token and one token per seat, to hand to the players. */
+  readonly tokens: GameTokens;
+}
+
+/**
+ * A game played through one token, remembering the game as last seen.
+ *
+ * Every write sends `If-Match` with the version last seen, so a move based on an outdated view
+ * is refused (412 `version_mismatch`) instead of being applied to a game that changed. Every
+ * accepted write and every read that finds a change updates the remembered game and version
+ * (from the answer's `ETag`, else its body); the session never goes back to an older version,
+ * so answers that arrive out of order leave it at the newest.
+ *
+ * Every method fails with a {@link HalmaError}: a {@link ProblemError} for the service's
+ * problem documents, a {@link TransportError} or an {@link UnexpectedResponseError}
+ * otherwise. On error the session is unchanged.
+ *
+ * ```ts
+ * const client = createHalmaClient({ baseUrl: "http://127.0.0.1:8080" });
+ * const { session, tokens } = await GameSession.create(client, { board: "square8", players: 2 });
+ * // Hand the second seat's token to the other player; this session moves with the host's.
+ * console.log(`seat 1 joins game ${session.id} with token ${tokens.seats[1]}`);
+ * const { moves } = await session.legalMoves();
+ * try {
+ *   const played = await session.play(moves[0].from, moves[0].to);
+ *   console.log(played[0].notation);
+ * } catch (error) {
+ *   if (!isProblem(error, "version_mismatch")) throw error;
+ *   await session.refresh(); // someone moved first: look at the game again, then decide
+ * }
+ * ```
+ */
+export class GameSession {
+  readonly #client: HalmaClient;
+  readonly #token: string;
+  #game: GameView;
+  #version: number;
+
+  /**
+   * A session over a game already read, acting with `token` (a seat's or the host's), at
+   * `version` (the game's own by default).
+   */
+  constructor(client: HalmaClient, game: GameView, token: string, version: number = game.version) {
+    this.#client = client;
+    this.#token = token;
+    this.#game = game;
+    this.#version = version;
+  }
+
+  /**
+   * Creates a game. The session acts with the host token, which may move for every seat
+   * (hot-seat play), let the AI seats move and start a rematch; the tokens are returned so
+   * that the seat tokens can be handed to the players.
+   *
+   * @throws {@link ProblemError} 422 `invalid_setup` (with a `reason`) when the setup cannot be
+   * played, and the failures every request may have.
+   */
+  static async create(
+    client: HalmaClient,
+    request: CreateGameRequest,
+    options?: CallOptions,
+  ): Promise<CreatedSession> {
+    const answer = await send(client.POST("/v1/games", { body: request, ...init(options) }));
+    return GameSession.#fromCreated(client, answer);
+  }
+
+  /**
+   * Joins a game with `token` (a seat's or the host's), reading its current state. The token
+   * is not checked until the first write.
+   *
+   * @throws {@link ProblemError} 404 `game_not_found` for an unknown or expired game, and the
+   * failures every request may have.
+   */
+  static async join(
+    client: HalmaClient,
+    gameId: string,
+    token: string,
+    options?: CallOptions,
+  ): Promise<GameSession> {
+    const answer = await send(
+      client.GET("/v1/games/{id}", { params: { path: { id: gameId } }, ...init(options) }),
+    );
+    return new GameSession(client, answer.data, token, versionOf(answer, answer.data.version));
+  }
+
+  /** The game's id. */
+  get id(): string {
+    return this.#game.id;
+  }
+
+  /** The version last seen; the next write is based on it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The game as last seen. */
+  get game(): GameView {
+    return this.#game;
+  }
+
+  /** Whether the game, as last seen, is over. */
+  get finished(): boolean {
+    return this.#game.status === "finished";
+  }
+
+  /** The seat to move, as last seen; `undefined` once the game is over. */
+  get toMove(): number | undefined {
+    return this.#game.to_move ?? undefined;
+  }
+
+  /** The client the session sends its requests with. */
+  get client(): HalmaClient {
+    return this.#client;
+  }
+
+  /**
+   * The legal moves of the seat to move now. Their `version` may be newer than
+   * {@link GameSession.version} if someone else moved meanwhile; the session does not change.
+   *
+   * @throws {@link ProblemError} 404 `game_not_found`, and the failures every request may have.
+   */
+  async legalMoves(options?: CallOptions): Promise<LegalMoves> {
+    const answer = await send(
+      this.#client.GET("/v1/games/{id}/moves", {
+        params: { path: { id: this.id } },
+        ...init(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /**
+   * The legal moves of the piece on `cell` (none when it is not a piece of the seat to move).
+   *
+   * @throws {@link ProblemError} 400 `bad_notation` when `cell` is not a cell of the board, 404
+   * `game_not_found`, and the failures every request may have.
+   */
+  async legalMovesFrom(cell: string, options?: CallOptions): Promise<LegalMoves> {
+    const answer = await send(
+      this.#client.GET("/v1/games/{id}/moves", {
+        params: { path: { id: this.id }, query: { from: cell } },
+        ...init(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /**
+   * A move the AI suggests for the seat to move; nothing is played. Without `query` the
+   * service's defaults apply (level 10, 200 ms).
+   *
+   * @throws {@link ProblemError} 422 `illegal_move` with reason `game_over` once the game is
+   * over, 400 `bad_request` for a level or time out of range, and the failures every request
+   * may have.
+   */
+  async suggestion(query?: SuggestionQuery, options?: CallOptions): Promise<SuggestionView> {
+    const answer = await send(
+      this.#client.GET("/v1/games/{id}/suggestion", {
+        params: { path: { id: this.id }, query: query ?? {} },
+        ...init(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /**
+   * Plays the piece on `from` to `to` (a step, or the shortest jump chain that leads there)
+   * at the version last seen. Returns the moves played: this one, then the replies of the AI
+   * seats that followed.
+   *
+   * @throws {@link ProblemError} 412 `version_mismatch` (with `currentVersion`) when the game
+   * changed since it was last seen; 422 `illegal_move` with a `reason`; 403 `invalid_token`;
+   * 404 `game_not_found`; 400 `bad_notation` for a cell that is not on the board; and the
+   * failures every request may have.
+   */
+  play(from: string, to: string, options?: CallOptions): Promise<MoveView[]> {
+    return this.playRequest({ from, to }, options);
+  }
+
+  /**
+   * Plays a move given by its full path, start and end included (each hop is checked).
+   *
+   * @throws As {@link GameSession.play}; an impossible hop is 422 `illegal_move` with reasons
+   * such as `not_a_jump` or `step_in_chain`.
+   */
+  playPath(path: readonly string[], options?: CallOptions): Promise<MoveView[]> {
+    return this.playRequest({ path: [...path] }, options);
+  }
+
+  /**
+   * Plays a move written in the notation: `a1-c3-e5`, or two cells for from and to.
+   *
+   * @throws As {@link GameSession.play}; 400 `bad_notation` when the text does not read as a
+   * move.
+   */
+  playNotation(notation: string, options?: CallOptions): Promise<MoveView[]> {
+    return this.playRequest({ notation }, options);
+  }
+
+  /**
+   * Sends `request` as a move at the version last seen (as `If-Match`; a `version` in the
+   * request is left out, the header carries it).
+   *
+   * @throws As {@link GameSession.play}; 400 `bad_request` unless the request gives exactly
+   * one of `path`, `from` with `to`, or `notation`.
+   */
+  async playRequest(request: PlayMoveRequest, options?: CallOptions): Promise<MoveView[]> {
+    const { version: _ignored, ...body } = request;
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/moves", {
+        params: { path: { id: this.id }, header: this.#writeHeaders() },
+        body,
+        ...init(options),
+      }),
+    );
+    return this.#rememberOutcome(answer);
+  }
+
+  /**
+   * Lets the AI seats move while one of them is to move (one round when the AI plays every
+   * seat). Needs the host token. Returns the moves played.
+   *
+   * @throws {@link ProblemError} 403 `invalid_token` with a seat token; 422 `illegal_move` with
+   * reason `not_ai_turn` when a human seat is to move, or `game_over`; 412
+   * `version_mismatch`; and the failures every request may have.
+   */
+  async aiTurns(options?: CallOptions): Promise<MoveView[]> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/ai-turns", {
+        params: { path: { id: this.id }, header: this.#writeHeaders() },
+        body: {},
+        ...init(options),
+      }),
+    );
+    return this.#rememberOutcome(answer);
+  }
+
+  /**
+   * Reads the game again when it changed since last seen (`If-None-Match`); resolves to
+   * whether the session now holds a newer version.
+   *
+   * @throws {@link ProblemError} 404 `game_not_found` (the game expired), and the failures
+   * every request may have.
+   */
+  refresh(options?: CallOptions): Promise<boolean> {
+    return this.#readIfChanged(undefined, options);
+  }
+
+  /**
+   * Waits up to `waitSecs` seconds (the service allows at most 30) for the game to change,
+   * then reads it; resolves to whether the session now holds a newer version.
+   *
+   * @throws As {@link GameSession.refresh}.
+   */
+  waitForChange(waitSecs: number, options?: CallOptions): Promise<boolean> {
+    return this.#readIfChanged(waitSecs, options);
+  }
+
+  /**
+   * The game's full record and its text export.
+   *
+   * @throws {@link ProblemError} 404 `game_not_found`, and the failures every request may have.
+   */
+  async record(options?: CallOptions): Promise<GameRecord> {
+    const answer = await send(
+      this.#client.GET("/v1/games/{id}/record", {
+        params: { path: { id: this.id } },
+        ...init(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /**
+   * Starts a rematch: the same setup and seats, the first move passed to the next seat. Needs
+   * the host token; resolves to a session on the new game (with its new host token) and the
+   * new tokens.
+   *
+   * @throws {@link ProblemError} 403 `invalid_token` with a seat token, 404 `game_not_found`,
+   * and the failures every request may have.
+   */
+  async rematch(options?: CallOptions): Promise<CreatedSession> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/rematch", {
+        params: { path: { id: this.id }, header: { Authorization: bearer(this.#token) } },
+        ...init(options),
+      }),
+    );
+    return GameSession.#fromCreated(this.#client, answer);
+  }
+
+  /** The headers of a versioned write: the token, and the version last seen as `If-Match`. */
+  #writeHeaders(): { Authorization: string; "If-Match": string } {
+    return { Authorization: bearer(this.#token), "If-Match": entityTag(this.#version) };
+  }
+
+  async #readIfChanged(waitSecs: number | undefined, options?: CallOptions): Promise<boolean> {
+    const query = waitSecs === undefined ? {} : { wait_secs: waitSecs };
+    const result = await settle(
+      this.#client.GET("/v1/games/{id}", {
+        params: {
+          path: { id: this.id },
+          query,
+          header: { "If-None-Match": entityTag(this.#version) },
+        },
+        ...init(options),
+      }),
+    );
+    if (result.response.status === 304) {
+      return false;
+    }
+    const answer = unwrap(result);
+    return this.#remember(answer.data, versionOf(answer, answer.data.version));
+  }
+
+  /**
+   * Keeps `game` at `version` unless the session has seen a newer version already; returns
+   * whether it was kept.
+   */
+  #remember(game: GameView, version: number): boolean {
+    if (version < this.#version) {
+      return false;
+    }
+    this.#game = game;
+    this.#version = version;
+    return true;
+  }
+
+  /** Keeps the game after an accepted write and returns the moves it played. */
+  #rememberOutcome(answer: Answer<MoveOutcome>): MoveView[] {
+    this.#remember(answer.data.game, versionOf(answer, answer.data.game.version));
+    return answer.data.played;
+  }
+
+  static #fromCreated(client: HalmaClient, answer: Answer<CreatedGame>): CreatedSession {
+    const { game, tokens } = answer.data;
+    const session = new GameSession(client, game, tokens.host, versionOf(answer, game.version));
+    return { session, tokens };
+  }
+}
+
+/** The version of an answer's `ETag`, else the one its body names. */
+function versionOf(answer: Answer<unknown>, bodyVersion: number): number {
+  return etagVersion(answer.response.headers) ?? bodyVersion;
+}
+
+/** The request options for `openapi-fetch`: only the signal, when one is given. */
+function init(options: CallOptions | undefined): { signal?: AbortSignal } {
+  return options?.signal === undefined ? {} : { signal: options.signal };
+}

@@ -682,11 +682,21 @@ export interface components {
          */
         RuleOptions: {
             /**
-             * @description A goal with no empty cell and at least one own piece counts as filled (default on for the
-             *     star and 16 x 16, off where leave-home is on).
+             * @description A goal with no empty cell and at least one own piece counts as filled, other players'
+             *     pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
+             *     and 16 x 16, off where leave-home is on.
              * @default null
              */
             anti_blocking?: boolean | null;
+            /**
+             * Format: u-int16
+             * @description The anti-blocking rule's grace period: another player's piece in a goal counts towards
+             *     filling it only once its owner has finished, is out, or has made this many own moves
+             *     (default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
+             *     on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.
+             * @default null
+             */
+            anti_blocking_grace?: number | null;
             /**
              * Format: u-int8
              * @description Star: cells per side of each corner triangle (2 to 5; default 4: 121 cells, 10 pieces).
@@ -765,6 +775,12 @@ export interface components {
         RulesInForce: {
             /** @description Anti-blocking rule. */
             anti_blocking: boolean;
+            /**
+             * Format: u-int16
+             * @description The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
+             *     and when the anti-blocking rule is off).
+             */
+            anti_blocking_grace: number;
             /**
              * Format: u-int8
              * @description Star arm size (absent on square boards).

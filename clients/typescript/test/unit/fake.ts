@@ -84,6 +84,7 @@ export function gameView(id: string, version: number, toMove = 0): types.GameVie
       arm_size: null,
       goal_lock: true,
       anti_blocking: false,
+      anti_blocking_grace: 0,
       play_on: true,
       teams: false,
       fifteen_pieces: false,

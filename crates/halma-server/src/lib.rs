@@ -18,7 +18,6 @@ pub mod extractors;
 pub mod games;
 pub mod openapi;
 pub mod problem;
-pub mod render;
 pub mod routes;
 pub mod startup;
 pub mod state;

@@ -393,11 +393,11 @@ pub async fn picture(
         .last()
         .map(|m| m.path.clone())
         .unwrap_or_default();
-    let options = crate::render::RenderOptions {
+    let options = halma_render::RenderOptions {
         highlight,
-        ..crate::render::RenderOptions::default()
+        ..halma_render::RenderOptions::default()
     };
-    let svg = crate::render::board_svg(game.variant(), game.position(), &options);
+    let svg = halma_render::board_svg(game.variant(), game.position(), &options);
     let mut response = HttpResponse::Ok();
     if let Ok(value) = HeaderValue::from_str(&etag(loaded.version)) {
         response.insert_header((header::ETAG, value));

@@ -2,7 +2,7 @@
 //! move's path and the cell names, as SVG files to look at.
 //!
 //! ```text
-//! cargo run -p halma-server --example render_board [DIR]
+//! cargo run -p halma-render --example render_board [DIR]
 //! ```
 //!
 //! The files go to `DIR`, or to the system's temporary folder (`/tmp`) when none is given.
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use halma_rules::{BoardKind, Game, GameSetup, MoveInput, Position, RuleOptions, Variant};
-use halma_server::render::{board_svg, RenderOptions};
+use halma_render::{board_svg, RenderOptions};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = std::env::args_os()

@@ -4,67 +4,67 @@
 use halma_rules::{Bitboard, Board, BoardKind};
 
 /// The distance between neighbouring cell centres, in SVG user units.
-pub(super) const UNIT: f64 = 40.0;
+pub(crate) const UNIT: f64 = 40.0;
 
 /// Star: the distance between neighbouring rows, in units of [`UNIT`].
-pub(super) fn row_step() -> f64 {
+pub(crate) fn row_step() -> f64 {
     3f64.sqrt() / 2.0
 }
 
 /// Star: from the outermost cell centres to the star's edge, in units of [`UNIT`].
-pub(super) const STAR_EDGE: f64 = 0.6;
+pub(crate) const STAR_EDGE: f64 = 0.6;
 /// Star: the margin around the star, in units of [`UNIT`].
-pub(super) const STAR_PAD: f64 = 0.3;
+pub(crate) const STAR_PAD: f64 = 0.3;
 /// Square boards: the frame around the squares, in units of [`UNIT`].
-pub(super) const FRAME_WIDTH: f64 = 0.4;
+pub(crate) const FRAME_WIDTH: f64 = 0.4;
 
 /// A point or a vector, in SVG user units.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Pt {
-    pub(super) x: f64,
-    pub(super) y: f64,
+pub(crate) struct Pt {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
 }
 
 impl Pt {
-    pub(super) fn new(x: f64, y: f64) -> Pt {
+    pub(crate) fn new(x: f64, y: f64) -> Pt {
         Pt { x, y }
     }
-    pub(super) fn add(self, o: Pt) -> Pt {
+    pub(crate) fn add(self, o: Pt) -> Pt {
         Pt::new(self.x + o.x, self.y + o.y)
     }
-    pub(super) fn sub(self, o: Pt) -> Pt {
+    pub(crate) fn sub(self, o: Pt) -> Pt {
         Pt::new(self.x - o.x, self.y - o.y)
     }
-    pub(super) fn scale(self, k: f64) -> Pt {
+    pub(crate) fn scale(self, k: f64) -> Pt {
         Pt::new(self.x * k, self.y * k)
     }
-    pub(super) fn dot(self, o: Pt) -> f64 {
+    pub(crate) fn dot(self, o: Pt) -> f64 {
         self.x * o.x + self.y * o.y
     }
-    pub(super) fn len(self) -> f64 {
+    pub(crate) fn len(self) -> f64 {
         self.dot(self).sqrt()
     }
 }
 
 /// The board's drawing: cell centres and outline in board space, and the map from board space
 /// to the picture (translation, and the half turn when flipped).
-pub(super) struct Layout {
+pub(crate) struct Layout {
     board: &'static Board,
     /// Cell centres in board space, by cell index.
-    pub(super) centres: Vec<Pt>,
+    pub(crate) centres: Vec<Pt>,
     /// Star: the hexagram around the cells; square: the corners of the board.
-    pub(super) outline: Vec<Pt>,
+    pub(crate) outline: Vec<Pt>,
     /// The picture's top-left corner in board space.
     origin: Pt,
     /// The picture's size in user units (the `viewBox`).
-    pub(super) width: f64,
-    pub(super) height: f64,
+    pub(crate) width: f64,
+    pub(crate) height: f64,
     /// Whether the picture is turned half a turn.
     flip: bool,
 }
 
 impl Layout {
-    pub(super) fn new(board: &'static Board, flip: bool) -> Layout {
+    pub(crate) fn new(board: &'static Board, flip: bool) -> Layout {
         let star = board.kind() == BoardKind::Star;
         let centres: Vec<Pt> = board
             .cells()
@@ -119,12 +119,12 @@ impl Layout {
         }
     }
 
-    pub(super) fn star(&self) -> bool {
+    pub(crate) fn star(&self) -> bool {
         self.board.kind() == BoardKind::Star
     }
 
     /// A board-space point in picture coordinates.
-    pub(super) fn map(&self, p: Pt) -> Pt {
+    pub(crate) fn map(&self, p: Pt) -> Pt {
         let q = p.sub(self.origin);
         if self.flip {
             Pt::new(self.width - q.x, self.height - q.y)
@@ -134,12 +134,12 @@ impl Layout {
     }
 
     /// Where a cell is drawn, if the board has it.
-    pub(super) fn at(&self, index: usize) -> Option<Pt> {
+    pub(crate) fn at(&self, index: usize) -> Option<Pt> {
         self.centres.get(index).map(|&p| self.map(p))
     }
 
     /// The picture's size in pixels: the longer side is `size_px`.
-    pub(super) fn pixels(&self, size_px: u32) -> (u32, u32) {
+    pub(crate) fn pixels(&self, size_px: u32) -> (u32, u32) {
         let size = f64::from(size_px.max(1));
         let k = size / self.width.max(self.height);
         let px = |v: f64| ((v * k).round() as u32).max(1);
@@ -148,7 +148,7 @@ impl Layout {
 }
 
 /// The smallest and largest coordinates of some points.
-pub(super) fn bounds(points: &[Pt]) -> (Pt, Pt) {
+pub(crate) fn bounds(points: &[Pt]) -> (Pt, Pt) {
     let lo = points
         .iter()
         .fold(Pt::new(f64::INFINITY, f64::INFINITY), |a, p| {
@@ -170,7 +170,7 @@ pub(super) fn bounds(points: &[Pt]) -> (Pt, Pt) {
 /// cells, each side moved out to the star's edge where it runs along the board's edge, and
 /// to the line through the star's inner corners (as far as the edge of the next row inward
 /// would lie) where it faces the board's inside. `None` when the cells span no area.
-pub(super) fn camp_polygon(layout: &Layout, cells: Bitboard) -> Option<Vec<Pt>> {
+pub(crate) fn camp_polygon(layout: &Layout, cells: Bitboard) -> Option<Vec<Pt>> {
     let lattice: Vec<(i64, i64)> = cells
         .iter()
         .filter_map(|c| layout.board.cells().get(usize::from(c)))

@@ -4,12 +4,13 @@
 //! squares of a square board), the home and goal areas tinted in each army's colour, the
 //! pieces, and on request the cell names and a highlighted path (such as the last move).
 //!
-//! The module is pure: no I/O and no web types. The output depends only on its input, byte
+//! The crate is pure: no I/O and no web types, so any program can draw positions; the game
+//! service serves these pictures at `GET /v1/games/{id}/board.svg`. The output depends only on its input, byte
 //! for byte, so a picture can be cached or compared.
 //!
 //! ```
 //! use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
-//! use halma_server::render::{board_svg, RenderOptions};
+//! use halma_render::{board_svg, RenderOptions};
 //!
 //! let variant = Variant::new(&GameSetup { board: BoardKind::Star, players: 2, options: RuleOptions::default() })?;
 //! let first = variant.seat(0).ok_or("no seat")?;
@@ -17,6 +18,7 @@
 //! assert!(svg.contains("<svg") && svg.contains("viewBox"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![forbid(unsafe_code)]
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};

@@ -11,8 +11,8 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use halma_rules::{BoardKind, Game, GameSetup, MoveInput, Position, RuleOptions, Variant};
 use halma_render::{board_svg, RenderOptions};
+use halma_rules::{BoardKind, Game, GameSetup, MoveInput, Position, RuleOptions, Variant};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = std::env::args_os()

@@ -218,6 +218,16 @@ impl Game {
         self.variant.legal_moves_with_paths(&self.pos)
     }
 
+    /// The legal moves of the piece on `from`, with paths: empty once the game is over, and
+    /// when no piece of the seat to move stands there.
+    #[must_use]
+    pub fn legal_moves_from(&self, from: Cell) -> Vec<LegalMove> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.variant.piece_legal_moves(&self.pos, from)
+    }
+
     /// Checks a move without playing it.
     ///
     /// # Errors

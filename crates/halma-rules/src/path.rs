@@ -210,6 +210,19 @@ impl Variant {
         out
     }
 
+    /// The legal moves of the piece on `from` with one shortest witness path each: empty when
+    /// no piece of the seat to move stands there (or that seat is out of the game).
+    #[must_use]
+    pub fn piece_legal_moves(&self, pos: &Position, from: Cell) -> Vec<LegalMove> {
+        let mut out = Vec::new();
+        if pos.is_active(pos.to_move()) {
+            if let Some(army) = self.own_army_at(pos, from.0) {
+                self.piece_moves_with_paths(pos, army, from.0, &mut out);
+            }
+        }
+        out
+    }
+
     /// Appends the legal moves of the piece of army `army` on `from`, with witness paths.
     pub fn piece_moves_with_paths(
         &self,

@@ -403,3 +403,36 @@ fn five_players_are_rejected_with_a_reason() {
     .unwrap_err();
     assert!(err.to_string().contains("5 is not a legal setup"), "{err}");
 }
+
+#[test]
+fn the_moves_of_one_piece_are_those_of_the_seat_to_move_only() {
+    let variant = Arc::new(
+        Variant::new(&GameSetup {
+            board: BoardKind::Star,
+            players: 2,
+            options: RuleOptions::default(),
+        })
+        .unwrap(),
+    );
+    let game = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
+    let board = variant.board();
+    let all = game.legal_moves();
+    let mut total = 0;
+    for cell in (0..board.len()).filter_map(|i| board.cell(i)) {
+        let own = game.legal_moves_from(cell);
+        assert!(
+            own.iter().all(|m| m.mv.from == cell),
+            "{}",
+            board.name(cell)
+        );
+        assert!(own.iter().all(|m| all.contains(m)), "{}", board.name(cell));
+        total += own.len();
+    }
+    assert_eq!(total, all.len());
+    // A rival's piece and an empty cell have no moves for the seat to move.
+    let rival = board.parse_cell("n1").unwrap();
+    let empty = board.parse_cell("i5").unwrap();
+    assert!(game.position().army_at(rival).is_some());
+    assert!(game.legal_moves_from(rival).is_empty());
+    assert!(game.legal_moves_from(empty).is_empty());
+}

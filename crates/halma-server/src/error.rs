@@ -4,14 +4,15 @@
 //! machine-readable `code`. What the client reads is chosen here, variant by variant; the
 //! error's sources (a Redis error, a corrupt record) only go to the log.
 
-use std::borrow::Cow;
 use std::error::Error as StdError;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::problem::{Problem, PROBLEM_JSON};
+use halma_rules::{IllegalMove, SetupError};
+
+use crate::problem::{Problem, ProblemCode, ProblemReason, PROBLEM_JSON};
 use crate::store::{StoreError, Version};
 
 /// Seconds a client is asked to wait (`Retry-After`) when the store is unavailable.
@@ -45,18 +46,18 @@ pub enum ApiError {
     #[error("precondition required")]
     PreconditionRequired,
     /// The move breaks a rule.
-    #[error("illegal move ({reason}): {detail}")]
+    #[error("illegal move ({reason:?}): {detail}")]
     IllegalMove {
-        /// A stable reason code from the rules, such as `not_your_turn`.
-        reason: Cow<'static, str>,
+        /// Which rule the move breaks, such as [`ProblemReason::NotYourTurn`].
+        reason: ProblemReason,
         /// A human-readable explanation.
         detail: String,
     },
     /// The requested game setup is not valid.
-    #[error("invalid setup ({reason}): {detail}")]
+    #[error("invalid setup ({reason:?}): {detail}")]
     InvalidSetup {
-        /// A stable reason code from the rules.
-        reason: Cow<'static, str>,
+        /// Why the setup cannot be played.
+        reason: ProblemReason,
         /// A human-readable explanation.
         detail: String,
     },
@@ -93,65 +94,89 @@ impl ApiError {
     }
 
     /// The HTTP status, the stable code and the title of this error, in one exhaustive match.
-    fn classify(&self) -> (StatusCode, &'static str, &'static str) {
+    fn classify(&self) -> (StatusCode, ProblemCode, &'static str) {
         match self {
-            Self::GameNotFound => (StatusCode::NOT_FOUND, "game_not_found", "Game not found"),
-            Self::RouteNotFound => (StatusCode::NOT_FOUND, "not_found", "Not found"),
+            Self::GameNotFound => (
+                StatusCode::NOT_FOUND,
+                ProblemCode::GameNotFound,
+                "Game not found",
+            ),
+            Self::RouteNotFound => (StatusCode::NOT_FOUND, ProblemCode::NotFound, "Not found"),
             Self::MethodNotAllowed => (
                 StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                ProblemCode::MethodNotAllowed,
                 "Method not allowed",
             ),
-            Self::MissingToken => (StatusCode::UNAUTHORIZED, "missing_token", "Missing token"),
-            Self::InvalidToken => (StatusCode::FORBIDDEN, "invalid_token", "Invalid token"),
+            Self::MissingToken => (
+                StatusCode::UNAUTHORIZED,
+                ProblemCode::MissingToken,
+                "Missing token",
+            ),
+            Self::InvalidToken => (
+                StatusCode::FORBIDDEN,
+                ProblemCode::InvalidToken,
+                "Invalid token",
+            ),
             Self::VersionMismatch { .. } => (
                 StatusCode::PRECONDITION_FAILED,
-                "version_mismatch",
+                ProblemCode::VersionMismatch,
                 "Version mismatch",
             ),
             Self::PreconditionRequired => (
                 StatusCode::PRECONDITION_REQUIRED,
-                "precondition_required",
+                ProblemCode::PreconditionRequired,
                 "Precondition required",
             ),
             Self::IllegalMove { .. } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
+                ProblemCode::IllegalMove,
                 "Illegal move",
             ),
             Self::InvalidSetup { .. } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid_setup",
+                ProblemCode::InvalidSetup,
                 "Invalid setup",
             ),
-            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request", "Bad request"),
-            Self::InvalidJson(_) => (StatusCode::BAD_REQUEST, "invalid_json", "Invalid JSON"),
-            Self::BadNotation(_) => (StatusCode::BAD_REQUEST, "bad_notation", "Bad notation"),
+            Self::BadRequest(_) => (
+                StatusCode::BAD_REQUEST,
+                ProblemCode::BadRequest,
+                "Bad request",
+            ),
+            Self::InvalidJson(_) => (
+                StatusCode::BAD_REQUEST,
+                ProblemCode::InvalidJson,
+                "Invalid JSON",
+            ),
+            Self::BadNotation(_) => (
+                StatusCode::BAD_REQUEST,
+                ProblemCode::BadNotation,
+                "Bad notation",
+            ),
             Self::UnsupportedMediaType => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ProblemCode::UnsupportedMediaType,
                 "Unsupported media type",
             ),
             Self::PayloadTooLarge { .. } => (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
+                ProblemCode::PayloadTooLarge,
                 "Payload too large",
             ),
             Self::StoreUnavailable(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                "store_unavailable",
+                ProblemCode::StoreUnavailable,
                 "Store unavailable",
             ),
             Self::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ProblemCode::Internal,
                 "Internal error",
             ),
         }
     }
 
-    /// The stable machine-readable code, e.g. `game_not_found`.
-    pub fn code(&self) -> &'static str {
+    /// The stable machine-readable code, e.g. [`ProblemCode::GameNotFound`].
+    pub fn code(&self) -> ProblemCode {
         self.classify().1
     }
 
@@ -162,7 +187,7 @@ impl ApiError {
         match self {
             Self::VersionMismatch { current } => problem.current_version = Some(*current),
             Self::IllegalMove { reason, .. } | Self::InvalidSetup { reason, .. } => {
-                problem.reason = Some(reason.to_string());
+                problem.reason = Some(*reason);
             }
             Self::PayloadTooLarge { limit } => {
                 problem.limit_bytes = limit.and_then(|limit| u64::try_from(limit).ok());
@@ -212,7 +237,7 @@ impl ApiError {
     /// Writes this error to the log: faults with their causes (an unavailable store is an
     /// outage, not a bug: a warning), client errors briefly at debug level.
     fn log(&self, status: StatusCode) {
-        let code = self.code();
+        let code = self.code().as_str();
         let status = status.as_u16();
         match self {
             Self::Internal(_) => {
@@ -233,6 +258,24 @@ impl From<StoreError> for ApiError {
             StoreError::VersionMismatch { current } => Self::VersionMismatch { current },
             StoreError::Unavailable(_) | StoreError::TimedOut(_) => Self::StoreUnavailable(err),
             StoreError::AlreadyExists | StoreError::Corrupt { .. } => Self::internal(err),
+        }
+    }
+}
+
+impl From<IllegalMove> for ApiError {
+    fn from(err: IllegalMove) -> Self {
+        Self::IllegalMove {
+            reason: ProblemReason::from(&err),
+            detail: format!("{err}."),
+        }
+    }
+}
+
+impl From<SetupError> for ApiError {
+    fn from(err: SetupError) -> Self {
+        Self::InvalidSetup {
+            reason: ProblemReason::from(&err),
+            detail: format!("{err}."),
         }
     }
 }
@@ -300,7 +343,7 @@ mod tests {
             (ApiError::PreconditionRequired, 428, "precondition_required"),
             (
                 ApiError::IllegalMove {
-                    reason: "not_your_turn".into(),
+                    reason: ProblemReason::NotYourTurn,
                     detail: "It is blue's turn.".into(),
                 },
                 422,
@@ -308,7 +351,7 @@ mod tests {
             ),
             (
                 ApiError::InvalidSetup {
-                    reason: "too_many_players".into(),
+                    reason: ProblemReason::Players,
                     detail: "A square board seats at most 4 players.".into(),
                 },
                 422,
@@ -341,14 +384,14 @@ mod tests {
         for (err, status, code) in all_variants() {
             let response = err.error_response();
             assert_eq!(response.status().as_u16(), status, "{err:?}");
-            assert_eq!(err.code(), code);
+            assert_eq!(err.code().as_str(), code);
             assert_eq!(
                 response.headers().get(header::CONTENT_TYPE),
                 Some(&HeaderValue::from_static(PROBLEM_JSON))
             );
             let problem = err.problem();
             assert_eq!(problem.status, status);
-            assert_eq!(problem.code, code);
+            assert_eq!(problem.code, err.code());
             assert_eq!(problem.problem_type, format!("urn:halma:problem:{code}"));
             assert!(!problem.title.is_empty() && !problem.detail.is_empty());
         }
@@ -359,11 +402,11 @@ mod tests {
         let problem = ApiError::VersionMismatch { current: 12 }.problem();
         assert_eq!(problem.current_version, Some(12));
         let problem = ApiError::IllegalMove {
-            reason: "cell_occupied".into(),
+            reason: ProblemReason::CellOccupied,
             detail: "Cell e5 is occupied.".into(),
         }
         .problem();
-        assert_eq!(problem.reason.as_deref(), Some("cell_occupied"));
+        assert_eq!(problem.reason, Some(ProblemReason::CellOccupied));
         assert_eq!(problem.detail, "Cell e5 is occupied.");
         let problem = ApiError::PayloadTooLarge { limit: Some(1024) }.problem();
         assert_eq!(problem.limit_bytes, Some(1024));
@@ -390,7 +433,7 @@ mod tests {
             key: "halma:game:abc".into(),
             detail: "version field is not an integer".into(),
         });
-        assert_eq!(err.code(), "internal");
+        assert_eq!(err.code(), ProblemCode::Internal);
         let body = err.problem().to_json();
         assert!(!body.contains("halma:game:abc"), "{body}");
         assert!(!body.contains("integer"), "{body}");
@@ -415,10 +458,13 @@ mod tests {
     fn store_errors_map_to_their_api_errors() {
         assert_eq!(
             ApiError::from(StoreError::NotFound).code(),
-            "game_not_found"
+            ProblemCode::GameNotFound
         );
         let err = ApiError::from(StoreError::VersionMismatch { current: 3 });
         assert_eq!(err.problem().current_version, Some(3));
-        assert_eq!(ApiError::from(StoreError::AlreadyExists).code(), "internal");
+        assert_eq!(
+            ApiError::from(StoreError::AlreadyExists).code(),
+            ProblemCode::Internal
+        );
     }
 }

@@ -1,11 +1,14 @@
 //! RFC 9457 problem documents: the body of every error response.
 
+use std::fmt;
+
 use actix_web::body::MessageBody;
 use actix_web::dev::ServiceResponse;
 use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::middleware::ErrorHandlerResponse;
 use actix_web::ResponseError;
+use halma_rules::{IllegalMove, SetupError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -17,13 +20,158 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 /// Prefix of the `type` member; the problem's `code` completes it.
 const PROBLEM_TYPE_PREFIX: &str = "urn:halma:problem:";
 
-/// An error response (RFC 9457 problem details) with a stable machine-readable `code`.
-///
-/// Codes: `game_not_found`, `not_found`, `method_not_allowed`, `missing_token`,
-/// `invalid_token`, `version_mismatch` (with `current_version`), `precondition_required`,
-/// `illegal_move` and `invalid_setup` (with `reason`), `bad_request`, `invalid_json`,
-/// `bad_notation`, `unsupported_media_type`, `payload_too_large` (with `limit_bytes`),
-/// `store_unavailable` (status 503, with a `Retry-After` header) and `internal`.
+/// The stable machine-readable `code` of a problem document: one per [`ApiError`] variant,
+/// and the only list of them (the OpenAPI document publishes it as a string enum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemCode {
+    /// 404: no game has this id, or it expired.
+    GameNotFound,
+    /// 404: no resource at this path.
+    NotFound,
+    /// 405: the resource does not support the method.
+    MethodNotAllowed,
+    /// 401: the request carries no bearer token where one is required.
+    MissingToken,
+    /// 403: the token does not grant the action (a wrong token, or a seat token where the host
+    /// token is required).
+    InvalidToken,
+    /// 412: the request was based on a version that is no longer current; `current_version`
+    /// names the current one.
+    VersionMismatch,
+    /// 428: a write came without the version it is based on.
+    PreconditionRequired,
+    /// 422: the move breaks a rule; `reason` says which.
+    IllegalMove,
+    /// 422: the game setup cannot be played; `reason` says why.
+    InvalidSetup,
+    /// 400: a malformed request that no other code describes.
+    BadRequest,
+    /// 400: the body is not the JSON the operation expects.
+    InvalidJson,
+    /// 400: a cell, move or position in the notation could not be read.
+    BadNotation,
+    /// 415: the body is not JSON.
+    UnsupportedMediaType,
+    /// 413: the body is larger than the service accepts; `limit_bytes` says how large.
+    PayloadTooLarge,
+    /// 503: the game store does not answer; retry after the `Retry-After` header's seconds.
+    StoreUnavailable,
+    /// 500: a fault of the service.
+    Internal,
+}
+
+impl ProblemCode {
+    /// The code as it is written on the wire, e.g. `game_not_found`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::GameNotFound => "game_not_found",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::MissingToken => "missing_token",
+            Self::InvalidToken => "invalid_token",
+            Self::VersionMismatch => "version_mismatch",
+            Self::PreconditionRequired => "precondition_required",
+            Self::IllegalMove => "illegal_move",
+            Self::InvalidSetup => "invalid_setup",
+            Self::BadRequest => "bad_request",
+            Self::InvalidJson => "invalid_json",
+            Self::BadNotation => "bad_notation",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::StoreUnavailable => "store_unavailable",
+            Self::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
+/// why the setup cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemReason {
+    /// `illegal_move`: the game is over.
+    GameOver,
+    /// `illegal_move`: a path needs at least a start and an end cell.
+    PathTooShort,
+    /// `illegal_move`: there is no piece on the start cell.
+    EmptyCell,
+    /// `illegal_move`: the piece on the start cell belongs to another player.
+    NotYourPiece,
+    /// `illegal_move`: the destination is occupied.
+    CellOccupied,
+    /// `illegal_move`: a piece in its goal may not leave it.
+    GoalLocked,
+    /// `illegal_move`: the move would end in a corner that is neither the piece's home nor its
+    /// goal.
+    ForeignCorner,
+    /// `illegal_move`: the move would enter a camp that is neither the piece's home nor its
+    /// goal.
+    ForbiddenCamp,
+    /// `illegal_move`: the game's step rules do not allow this step direction.
+    StepDirection,
+    /// `illegal_move`: a hop of the path is neither a step nor a jump over one piece.
+    NotAJump,
+    /// `illegal_move`: a step inside a jump chain.
+    StepInChain,
+    /// `illegal_move`: the move ends where it started.
+    ReturnsToStart,
+    /// `illegal_move`: no step or jump chain leads from the start to the end cell.
+    Unreachable,
+    /// `illegal_move`: another seat is to move (the token is a seat's).
+    NotYourTurn,
+    /// `illegal_move`: the seat to move is not played by the AI (AI turns).
+    NotAiTurn,
+    /// `invalid_setup`: the board does not seat this many players.
+    Players,
+    /// `invalid_setup`: a rule option does not fit the board or player count.
+    Option,
+    /// `invalid_setup`: `first_seat` is not a seat of the game.
+    FirstSeat,
+    /// `invalid_setup`: the seat list does not fit (count, names, levels).
+    Seats,
+}
+
+impl From<&IllegalMove> for ProblemReason {
+    fn from(err: &IllegalMove) -> Self {
+        match err {
+            IllegalMove::GameOver => Self::GameOver,
+            IllegalMove::PathTooShort => Self::PathTooShort,
+            IllegalMove::EmptyCell { .. } => Self::EmptyCell,
+            IllegalMove::NotYourPiece { .. } => Self::NotYourPiece,
+            IllegalMove::CellOccupied { .. } => Self::CellOccupied,
+            IllegalMove::GoalLocked { .. } => Self::GoalLocked,
+            IllegalMove::ForeignCorner { .. } => Self::ForeignCorner,
+            IllegalMove::ForbiddenCamp { .. } => Self::ForbiddenCamp,
+            IllegalMove::StepDirection { .. } => Self::StepDirection,
+            IllegalMove::NotAJump { .. } => Self::NotAJump,
+            IllegalMove::StepInChain => Self::StepInChain,
+            IllegalMove::ReturnsToStart => Self::ReturnsToStart,
+            IllegalMove::Unreachable { .. } => Self::Unreachable,
+        }
+    }
+}
+
+impl From<&SetupError> for ProblemReason {
+    fn from(err: &SetupError) -> Self {
+        match err {
+            SetupError::Players { .. } => Self::Players,
+            SetupError::Option(_) => Self::Option,
+        }
+    }
+}
+
+/// An error response (RFC 9457 problem details) with a stable machine-readable `code`
+/// ([`ProblemCode`]); `version_mismatch` adds `current_version`, `illegal_move` and
+/// `invalid_setup` add a `reason` ([`ProblemReason`]), `payload_too_large` adds `limit_bytes`,
+/// and `store_unavailable` (503) comes with a `Retry-After` header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "urn:halma:problem:version_mismatch",
@@ -44,13 +192,13 @@ pub struct Problem {
     /// An explanation of this occurrence.
     pub detail: String,
     /// The stable machine-readable error code.
-    pub code: String,
+    pub code: ProblemCode,
     /// With `version_mismatch`: the game's current version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
     /// With `illegal_move` and `invalid_setup`: the rule's reason code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<ProblemReason>,
     /// With `payload_too_large`: the body size limit in bytes, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_bytes: Option<u64>,
@@ -58,13 +206,13 @@ pub struct Problem {
 
 impl Problem {
     /// A problem of `status` with the given code, title and detail, and no extra members.
-    pub fn new(status: StatusCode, code: &str, title: &str, detail: String) -> Self {
+    pub fn new(status: StatusCode, code: ProblemCode, title: &str, detail: String) -> Self {
         Self {
             problem_type: format!("{PROBLEM_TYPE_PREFIX}{code}"),
             title: title.to_owned(),
             status: status.as_u16(),
             detail,
-            code: code.to_owned(),
+            code,
             current_version: None,
             reason: None,
             limit_bytes: None,
@@ -139,7 +287,7 @@ mod tests {
     fn serializes_with_rfc_9457_member_names_and_omits_empty_extras() {
         let problem = Problem::new(
             StatusCode::NOT_FOUND,
-            "game_not_found",
+            ProblemCode::GameNotFound,
             "Game not found",
             "gone".into(),
         );
@@ -160,12 +308,69 @@ mod tests {
     fn round_trips_with_extras() {
         let mut problem = Problem::new(
             StatusCode::PRECONDITION_FAILED,
-            "version_mismatch",
+            ProblemCode::VersionMismatch,
             "Version mismatch",
             "stale".into(),
         );
         problem.current_version = Some(4);
         let back: Option<Problem> = serde_json::from_str(&problem.to_json()).ok();
         assert_eq!(back, Some(problem));
+    }
+
+    /// The values the OpenAPI schema of `T` lists.
+    fn schema_values<T: utoipa::PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap_or_default();
+        schema["enum"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    }
+
+    #[test]
+    fn every_code_is_written_as_its_wire_name() {
+        let names = schema_values::<ProblemCode>();
+        assert!(names.contains(&"game_not_found".to_owned()), "{names:?}");
+        for name in names {
+            let code: Result<ProblemCode, _> = serde_json::from_value(name.clone().into());
+            assert_eq!(code.map(ProblemCode::as_str).ok(), Some(name.as_str()));
+        }
+    }
+
+    #[test]
+    fn illegal_move_reasons_are_the_rules_codes() {
+        let cell = || "e5".to_owned();
+        let every = [
+            IllegalMove::GameOver,
+            IllegalMove::PathTooShort,
+            IllegalMove::EmptyCell { cell: cell() },
+            IllegalMove::NotYourPiece { cell: cell() },
+            IllegalMove::CellOccupied { cell: cell() },
+            IllegalMove::GoalLocked { cell: cell() },
+            IllegalMove::ForeignCorner { cell: cell() },
+            IllegalMove::ForbiddenCamp { cell: cell() },
+            IllegalMove::StepDirection {
+                from: cell(),
+                to: cell(),
+            },
+            IllegalMove::NotAJump {
+                hop: 1,
+                from: cell(),
+                to: cell(),
+            },
+            IllegalMove::StepInChain,
+            IllegalMove::ReturnsToStart,
+            IllegalMove::Unreachable {
+                from: cell(),
+                to: cell(),
+            },
+        ];
+        let reasons = schema_values::<ProblemReason>();
+        for err in &every {
+            let reason = serde_json::to_value(ProblemReason::from(err)).unwrap_or_default();
+            assert_eq!(reason, err.code(), "{err:?}");
+            assert!(reasons.iter().any(|r| r == err.code()), "{err:?}");
+        }
     }
 }

@@ -7,7 +7,6 @@
 use halma_rules::GameSnapshot;
 use serde::{Deserialize, Serialize};
 
-use crate::api::SeatKind;
 use crate::token::TokenHash;
 
 /// The document format written by this version of the service.
@@ -18,6 +17,16 @@ pub const FORMAT: u32 = 2;
 /// setup (and the position texts) so that they replay the same way from then on.
 const FORMAT_WITHOUT_GRACE: u32 = 1;
 
+/// Who plays a seat, as stored (`human` or `ai`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayedBy {
+    /// A person (or a client's own bot), moving with the seat's token.
+    Human,
+    /// The hosted AI, which moves by itself.
+    Ai,
+}
+
 /// One seat as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -25,7 +34,7 @@ pub struct StoredSeat {
     /// Display name.
     pub name: String,
     /// Human or AI.
-    pub kind: SeatKind,
+    pub kind: PlayedBy,
     /// AI level, for AI seats.
     pub level: Option<u8>,
 }
@@ -188,7 +197,6 @@ mod tests {
     use halma_rules::{BoardKind, Game, GameSetup, MoveInput, Variant};
 
     use super::*;
-    use crate::api::SeatKind;
 
     /// A game of one move on `board` and its header.
     fn one_move_game(board: BoardKind) -> Result<(Header, Game), Box<dyn Error>> {
@@ -296,12 +304,12 @@ mod tests {
             seats: vec![
                 StoredSeat {
                     name: "Ada".into(),
-                    kind: SeatKind::Human,
+                    kind: PlayedBy::Human,
                     level: None,
                 },
                 StoredSeat {
                     name: "AI level 3".into(),
-                    kind: SeatKind::Ai,
+                    kind: PlayedBy::Ai,
                     level: Some(3),
                 },
             ],
@@ -316,6 +324,8 @@ mod tests {
         assert_eq!(snapshot, game.snapshot());
         assert_eq!(read.seats, header.seats);
         assert_eq!(Document::new(&read, snapshot).to_json()?, json);
+        // Documents written before `PlayedBy` stored the same words.
+        assert!(json.contains(r#""kind":"human""#) && json.contains(r#""kind":"ai""#));
         Ok(())
     }
 }

@@ -1,12 +1,24 @@
-//! Turning games into the API's views.
+//! Turning games into the API's views: every body the game routes answer with is built here.
 
-use halma_rules::{notation, Board, Game, Outcome, PlayedMove, Variant};
+use std::time::Duration;
+
+use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, Seat, Variant};
 
 use crate::api::{
-    ArmyView, DrawReason, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, MoveView,
-    PlaceView, RuleOptions, RulesInForce, SeatView, Standing,
+    ArmyView, DrawReason, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves,
+    MoveView, PlaceView, RuleOptions, RulesInForce, SeatKind, SeatView, Standing, SuggestionView,
 };
-use crate::games::document::Header;
+use crate::games::document::{Header, PlayedBy};
+use crate::store::Version;
+
+impl From<PlayedBy> for SeatKind {
+    fn from(kind: PlayedBy) -> Self {
+        match kind {
+            PlayedBy::Human => SeatKind::Human,
+            PlayedBy::Ai => SeatKind::Ai,
+        }
+    }
+}
 
 fn names(board: &Board, cells: impl IntoIterator<Item = halma_rules::Cell>) -> Vec<String> {
     cells
@@ -36,12 +48,53 @@ pub fn move_view(board: &Board, ply: usize, m: &PlayedMove) -> MoveView {
 }
 
 /// A legal move with its path.
-pub fn legal_move_view(board: &Board, m: &halma_rules::LegalMove) -> LegalMoveView {
+fn legal_move_view(board: &Board, m: &LegalMove) -> LegalMoveView {
     LegalMoveView {
         from: board.name(m.mv.from).to_owned(),
         to: board.name(m.mv.to).to_owned(),
         path: names(board, m.path.iter().copied()),
         notation: notation::format_path(board, &m.path),
+    }
+}
+
+/// Legal moves of the seat to move in `game` at `version`.
+pub fn legal_moves_view(version: Version, game: &Game, moves: &[LegalMove]) -> LegalMoves {
+    let board = game.variant().board();
+    LegalMoves {
+        version,
+        to_move: game.to_move().map(|s| s.index()),
+        moves: moves.iter().map(|m| legal_move_view(board, m)).collect(),
+    }
+}
+
+/// The AI's suggestion for `seat`, with `path` for its move, found at `level` within `budget`.
+pub fn suggestion_view(
+    version: Version,
+    board: &Board,
+    seat: Seat,
+    suggestion: &halma_ai::Suggestion,
+    path: &[Cell],
+    level: u8,
+    budget: Duration,
+) -> SuggestionView {
+    SuggestionView {
+        version,
+        seat: seat.index(),
+        from: board.name(suggestion.mv.from).to_owned(),
+        to: board.name(suggestion.mv.to).to_owned(),
+        path: names(board, path.iter().copied()),
+        notation: notation::format_path(board, path),
+        score: suggestion.score,
+        depth: suggestion.depth,
+        nodes: suggestion.nodes,
+        principal_variation: suggestion
+            .pv
+            .iter()
+            .map(|m| format!("{}-{}", board.name(m.from), board.name(m.to)))
+            .collect(),
+        elapsed_ms: u64::try_from(suggestion.elapsed.as_millis()).unwrap_or(u64::MAX),
+        level,
+        time_budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
     }
 }
 
@@ -75,7 +128,7 @@ pub fn result_view(outcome: &Outcome) -> GameResult {
 }
 
 /// The game as the API shows it.
-pub fn game_view(id: &str, version: u64, header: &Header, game: &Game) -> GameView {
+pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> GameView {
     let variant: &Variant = game.variant();
     let board = variant.board();
     let pos = game.position();
@@ -86,7 +139,7 @@ pub fn game_view(id: &str, version: u64, header: &Header, game: &Game) -> GameVi
             SeatView {
                 seat: s.index(),
                 name: stored.name.clone(),
-                kind: stored.kind,
+                kind: stored.kind.into(),
                 level: stored.level,
                 armies: variant.armies_of(s).map(|a| a as u8).collect(),
                 partner: variant.partner(s).map(|p| p.index()),
@@ -135,7 +188,7 @@ pub fn game_view(id: &str, version: u64, header: &Header, game: &Game) -> GameVi
 }
 
 /// The full record with its text export.
-pub fn record_view(id: &str, version: u64, header: &Header, game: &Game) -> GameRecord {
+pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> GameRecord {
     let variant = game.variant();
     let board = variant.board();
     let moves: Vec<MoveView> = game

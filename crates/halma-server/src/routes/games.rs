@@ -1,9 +1,10 @@
 //! The game routes: create, read (with `ETag`, `If-None-Match` and long polling), legal moves,
 //! play a move, AI turns, suggestion, record, picture, rematch.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::http::header::{self, HeaderMap, HeaderValue};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -13,7 +14,7 @@ use crate::api::{
     MovesQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
 };
 use crate::error::ApiError;
-use crate::games::{self, views};
+use crate::games::{self, Current};
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::store::Version;
@@ -21,8 +22,6 @@ use crate::token::bearer_token;
 
 /// Longest long poll, in seconds.
 const MAX_WAIT_SECS: u64 = 30;
-/// How often a long poll looks at the store.
-const POLL_EVERY: Duration = Duration::from_millis(100);
 
 /// Registers the game routes.
 pub fn configure(config: &mut web::ServiceConfig) {
@@ -139,11 +138,16 @@ pub async fn create_game(
     body: web::Json<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, version, created) = games::create(&state, &body).await?;
-    let mut response = json_with_etag(actix_web::http::StatusCode::CREATED, version, &created);
+    Ok(created_game(&id, version, &created))
+}
+
+/// `201 Created` with the new game, its `ETag` and its `Location`.
+fn created_game(id: &str, version: Version, created: &CreatedGame) -> HttpResponse {
+    let mut response = json_with_etag(StatusCode::CREATED, version, created);
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/games/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
     }
-    Ok(response)
+    response
 }
 
 /// Query of `GET /v1/games/{id}`.
@@ -178,23 +182,11 @@ pub async fn get_game(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let wait = Duration::from_secs(query.wait_secs.unwrap_or(0).min(MAX_WAIT_SECS));
-    let started = Instant::now();
-    loop {
-        let loaded = games::load(&state, &path.id).await?;
-        if !none_match(req.headers(), loaded.version) {
-            let view: GameView =
-                views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
-            return Ok(json_with_etag(
-                actix_web::http::StatusCode::OK,
-                loaded.version,
-                &view,
-            ));
-        }
-        if started.elapsed() + POLL_EVERY > wait {
-            return Ok(not_modified(loaded.version));
-        }
-        tokio::time::sleep(POLL_EVERY).await;
-    }
+    let known = |version| none_match(req.headers(), version);
+    Ok(match games::game(&state, &path.id, known, wait).await? {
+        Current::Changed(version, view) => json_with_etag(StatusCode::OK, version, &view),
+        Current::Unchanged(version) => not_modified(version),
+    })
 }
 
 /// Lists the legal moves of the seat to move.
@@ -215,39 +207,8 @@ pub async fn list_moves(
     path: web::Path<GamePath>,
     query: web::Query<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let loaded = games::load(&state, &path.id).await?;
-    let game = &loaded.game;
-    let variant = game.variant();
-    let board = variant.board();
-    let moves = match (&query.from, game.to_move()) {
-        (_, None) => Vec::new(),
-        (None, Some(_)) => game.legal_moves(),
-        (Some(from), Some(_)) => {
-            let cell = board
-                .parse_cell(from.trim())
-                .map_err(|e| ApiError::BadNotation(format!("{e}.")))?;
-            let mut out = Vec::new();
-            if let Some(army) = game.position().army_at(cell) {
-                if variant.armies()[army].owner == game.position().to_move() {
-                    variant.piece_moves_with_paths(game.position(), army, cell.index(), &mut out);
-                }
-            }
-            out
-        }
-    };
-    let body = LegalMoves {
-        version: loaded.version,
-        to_move: game.to_move().map(|s| s.index()),
-        moves: moves
-            .iter()
-            .map(|m| views::legal_move_view(board, m))
-            .collect(),
-    };
-    Ok(json_with_etag(
-        actix_web::http::StatusCode::OK,
-        loaded.version,
-        &body,
-    ))
+    let (version, moves) = games::legal_moves(&state, &path.id, query.from.as_deref()).await?;
+    Ok(json_with_etag(StatusCode::OK, version, &moves))
 }
 
 /// Plays a move for the seat to move; the AI seats that follow reply before the answer.
@@ -275,11 +236,7 @@ pub async fn play_move(
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
     let (version, outcome) = games::play(&state, &path.id, token, expected, &body).await?;
-    Ok(json_with_etag(
-        actix_web::http::StatusCode::OK,
-        version,
-        &outcome,
-    ))
+    Ok(json_with_etag(StatusCode::OK, version, &outcome))
 }
 
 /// Body of `POST /v1/games/{id}/ai-turns`.
@@ -316,11 +273,7 @@ pub async fn ai_turns(
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
     let (version, outcome) = games::ai_turns(&state, &path.id, token, expected).await?;
-    Ok(json_with_etag(
-        actix_web::http::StatusCode::OK,
-        version,
-        &outcome,
-    ))
+    Ok(json_with_etag(StatusCode::OK, version, &outcome))
 }
 
 /// Suggests a move for the seat to move (read-only; nothing is played).
@@ -342,11 +295,7 @@ pub async fn suggestion(
     query: web::Query<SuggestionQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (version, body) = games::suggest(&state, &path.id, &query).await?;
-    Ok(json_with_etag(
-        actix_web::http::StatusCode::OK,
-        version,
-        &body,
-    ))
+    Ok(json_with_etag(StatusCode::OK, version, &body))
 }
 
 /// The game's full record and its text export.
@@ -366,14 +315,8 @@ pub async fn record(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
 ) -> Result<HttpResponse, ApiError> {
-    let loaded = games::load(&state, &path.id).await?;
-    let body: GameRecord =
-        views::record_view(&path.id, loaded.version, &loaded.header, &loaded.game);
-    Ok(json_with_etag(
-        actix_web::http::StatusCode::OK,
-        loaded.version,
-        &body,
-    ))
+    let (version, body) = games::record(&state, &path.id).await?;
+    Ok(json_with_etag(StatusCode::OK, version, &body))
 }
 
 /// A picture of the game (SVG), for an `<img>` tag. Not part of the OpenAPI document, whose
@@ -383,23 +326,13 @@ pub async fn picture(
     path: web::Path<GamePath>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let loaded = games::load(&state, &path.id).await?;
-    if none_match(req.headers(), loaded.version) {
-        return Ok(not_modified(loaded.version));
-    }
-    let game = &loaded.game;
-    let highlight = game
-        .record()
-        .last()
-        .map(|m| m.path.clone())
-        .unwrap_or_default();
-    let options = halma_render::RenderOptions {
-        highlight,
-        ..halma_render::RenderOptions::default()
+    let known = |version| none_match(req.headers(), version);
+    let (version, svg) = match games::picture(&state, &path.id, known).await? {
+        Current::Changed(version, svg) => (version, svg),
+        Current::Unchanged(version) => return Ok(not_modified(version)),
     };
-    let svg = halma_render::board_svg(game.variant(), game.position(), &options);
     let mut response = HttpResponse::Ok();
-    if let Ok(value) = HeaderValue::from_str(&etag(loaded.version)) {
+    if let Ok(value) = HeaderValue::from_str(&etag(version)) {
         response.insert_header((header::ETAG, value));
     }
     Ok(response
@@ -431,11 +364,7 @@ pub async fn rematch(
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let (id, version, created) = games::rematch(&state, &path.id, token).await?;
-    let mut response = json_with_etag(actix_web::http::StatusCode::CREATED, version, &created);
-    if let Ok(location) = HeaderValue::from_str(&format!("/v1/games/{id}")) {
-        response.headers_mut().insert(header::LOCATION, location);
-    }
-    Ok(response)
+    Ok(created_game(&id, version, &created))
 }
 
 #[cfg(test)]

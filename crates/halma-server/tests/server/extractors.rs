@@ -75,7 +75,7 @@ async fn expect_problem(
         Some(&HeaderValue::from_static("application/problem+json"))
     );
     let problem: Problem = test::read_body_json(response).await;
-    assert_eq!(problem.code, code);
+    assert_eq!(problem.code.as_str(), code);
     assert_eq!(problem.status, status.as_u16());
     problem
 }

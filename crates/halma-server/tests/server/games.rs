@@ -8,7 +8,7 @@ use halma_server::api::{
     RuleOptionList, SuggestionView,
 };
 use halma_server::config::{Config, RedisUrl};
-use halma_server::problem::Problem;
+use halma_server::problem::{Problem, ProblemReason};
 use halma_server::startup::Application;
 use reqwest::header::{AUTHORIZATION, ETAG, IF_MATCH, IF_NONE_MATCH, LOCATION};
 use reqwest::StatusCode;
@@ -90,7 +90,7 @@ impl Api {
 async fn problem(r: reqwest::Response, status: StatusCode, code: &str) -> Problem {
     assert_eq!(r.status(), status);
     let p: Problem = r.json().await.unwrap();
-    assert_eq!(p.code, code, "{p:?}");
+    assert_eq!(p.code.as_str(), code, "{p:?}");
     p
 }
 
@@ -311,12 +311,24 @@ async fn moves_and_their_error_paths() {
         "illegal_move",
     )
     .await;
-    assert_eq!(p.reason.as_deref(), Some("not_your_turn"));
+    assert_eq!(p.reason, Some(ProblemReason::NotYourTurn));
     for (body, reason) in [
-        (json!({"from": "d1", "to": "d2"}), "cell_occupied"),
-        (json!({"from": "n1", "to": "m5"}), "not_your_piece"),
-        (json!({"from": "d1", "to": "i5"}), "unreachable"),
-        (json!({"path": ["c2", "e6", "e7"]}), "step_in_chain"),
+        (
+            json!({"from": "d1", "to": "d2"}),
+            ProblemReason::CellOccupied,
+        ),
+        (
+            json!({"from": "n1", "to": "m5"}),
+            ProblemReason::NotYourPiece,
+        ),
+        (
+            json!({"from": "d1", "to": "i5"}),
+            ProblemReason::Unreachable,
+        ),
+        (
+            json!({"path": ["c2", "e6", "e7"]}),
+            ProblemReason::StepInChain,
+        ),
     ] {
         let p = problem(
             api.play(id, s0, Some(1), body).await,
@@ -324,7 +336,7 @@ async fn moves_and_their_error_paths() {
             "illegal_move",
         )
         .await;
-        assert_eq!(p.reason.as_deref(), Some(reason));
+        assert_eq!(p.reason, Some(reason));
     }
     problem(
         api.play(id, s0, Some(1), json!({"notation": "d1-zz"}))
@@ -478,7 +490,7 @@ async fn suggestion_and_ai_seats() {
         .await
         .unwrap();
     let p = problem(r, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move").await;
-    assert_eq!(p.reason.as_deref(), Some("not_ai_turn"));
+    assert_eq!(p.reason, Some(ProblemReason::NotAiTurn));
 }
 
 /// Plays a game to the end through HTTP: seat 0 follows the suggestions, the others are AI

@@ -68,7 +68,7 @@ async fn expect_problem(response: reqwest::Response, status: StatusCode, code: &
     assert_eq!(response.status(), status);
     assert_eq!(content_type(&response), "application/problem+json");
     let problem: Problem = response.json().await.unwrap();
-    assert_eq!(problem.code, code);
+    assert_eq!(problem.code.as_str(), code);
     assert_eq!(problem.status, status.as_u16());
     problem
 }

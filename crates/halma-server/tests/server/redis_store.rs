@@ -218,7 +218,7 @@ async fn corrupt_records_are_errors_not_panics() {
     }
     // A corrupt record maps to a plain 500 for the client.
     let err = halma_server::error::ApiError::from(store.get("string").await.unwrap_err());
-    assert_eq!(err.code(), "internal");
+    assert_eq!(err.code().as_str(), "internal");
 }
 
 #[tokio::test]
@@ -256,7 +256,7 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
         assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     }
     let status = halma_server::error::ApiError::from(store.ping().await.unwrap_err());
-    assert_eq!(status.code(), "store_unavailable");
+    assert_eq!(status.code().as_str(), "store_unavailable");
 
     server.restart();
     let restarted = Instant::now();

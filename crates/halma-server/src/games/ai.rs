@@ -1,0 +1,120 @@
+//! The AI seats and suggestions on the instance's search slots: searches run off the async
+//! workers, behind the semaphores of [`AppState`], within their time budget.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use halma_rules::{Game, MoveInput};
+
+use super::document::{Header, PlayedBy};
+use super::{views, DEFAULT_LEVEL};
+use crate::api::MoveView;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Searches with a budget above this are long: they also need one of the long-search slots,
+/// so that they never hold every slot (see [`AppState::ai_long_slots`]).
+pub const LONG_SEARCH: Duration = Duration::from_millis(500);
+
+/// The level the AI falls back to when no search slot frees in time: the one-ply greedy
+/// player, which needs a fraction of a millisecond.
+const FALLBACK_LEVEL: u8 = 4;
+
+/// Plays the AI seats while one is to move: at most one move per seat (one round). The moves
+/// go to `played`.
+pub(super) async fn run_ai_seats(
+    state: &AppState,
+    id: &str,
+    header: &Header,
+    game: &mut Game,
+    played: &mut Vec<MoveView>,
+) -> Result<(), ApiError> {
+    let budget = Duration::from_millis(u64::from(header.ai_time_ms)).min(state.ai_max_time);
+    for _ in 0..game.variant().players() {
+        let Some(seat) = game.to_move() else { break };
+        let stored = &header.seats[usize::from(seat.index())];
+        if stored.kind != PlayedBy::Ai {
+            break;
+        }
+        let level = stored.level.unwrap_or(DEFAULT_LEVEL);
+        let seed = seed_of(id, game.record().len());
+        let Some((s, _)) = think(state, game, level, budget, seed).await? else {
+            break;
+        };
+        let board = game.variant().board();
+        let m = game
+            .play(&MoveInput::FromTo(s.mv.from, s.mv.to))
+            .map_err(|e| ApiError::internal(format!("the AI chose an illegal move: {e}")))?
+            .clone();
+        played.push(views::move_view(board, game.record().len() - 1, &m));
+    }
+    Ok(())
+}
+
+/// The search seed of a game's position: the same game and ply always search alike.
+pub(super) fn seed_of(id: &str, ply: usize) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }) ^ ply as u64
+}
+
+/// Runs the AI search off the async workers, behind the semaphores, so that the answer comes
+/// within the budget plus a small margin whatever else is running:
+/// - time spent waiting for a slot comes out of the budget;
+/// - the wait itself is bounded: when no slot frees before the budget is nearly gone, the
+///   answer is the one-ply move of level 4 (it reports depth 1), computed without a slot;
+/// - searches longer than [`LONG_SEARCH`] also take a long-search slot, so short requests
+///   always find a slot that long searches cannot hold.
+///
+/// Returns the suggestion (none when the seat to move has no move) and the level used.
+pub(super) async fn think(
+    state: &AppState,
+    game: &Game,
+    level: u8,
+    budget: Duration,
+    seed: u64,
+) -> Result<Option<(halma_ai::Suggestion, u8)>, ApiError> {
+    let started = Instant::now();
+    // Kept back for the fallback and the answer: a tenth of the budget, 2 to 20 ms.
+    let reserve = (budget / 10).clamp(Duration::from_millis(2), Duration::from_millis(20));
+    let wait = budget.saturating_sub(reserve);
+    let long = budget > LONG_SEARCH;
+    let slots = async {
+        let long_permit = if long {
+            Some(Arc::clone(&state.ai_long_slots).acquire_owned().await?)
+        } else {
+            None
+        };
+        let permit = Arc::clone(&state.ai_slots).acquire_owned().await?;
+        Ok::<_, tokio::sync::AcquireError>((permit, long_permit))
+    };
+    let (permits, level) = match tokio::time::timeout(wait, slots).await {
+        Ok(Ok(permits)) => (Some(permits), level),
+        Ok(Err(closed)) => return Err(ApiError::internal(closed)),
+        Err(_) => {
+            tracing::warn!(
+                budget_ms = budget.as_millis() as u64,
+                "every AI slot stayed busy: answering with the one-ply move"
+            );
+            (None, level.min(FALLBACK_LEVEL))
+        }
+    };
+    let remaining = budget
+        .saturating_sub(started.elapsed())
+        .max(Duration::from_millis(1));
+    let variant = Arc::clone(game.variant());
+    let pos = *game.position();
+    let recent = game.recent_keys().to_vec();
+    let limits = halma_ai::SearchLimits {
+        level,
+        time_budget: remaining,
+        seed,
+    };
+    let result = tokio::task::spawn_blocking(move || {
+        let _permits = permits;
+        halma_ai::suggest(&variant, &pos, &recent, &limits)
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    Ok(result.map(|s| (s, level)))
+}

@@ -1,0 +1,153 @@
+//! The writes that play moves: a client's move ([`play`]) and the AI seats' turns
+//! ([`ai_turns`]), each followed by the AI seats that are to move next.
+
+use std::sync::Arc;
+
+use halma_rules::{notation, Game, IllegalMove, MoveInput, Variant};
+
+use super::document::{Header, PlayedBy};
+use super::{ai, authorize, authorize_host, load, parse_cell, remember, views, Actor, Loaded};
+use crate::api::{MoveOutcome, MoveView, PlayMoveRequest};
+use crate::error::ApiError;
+use crate::problem::ProblemReason;
+use crate::state::AppState;
+use crate::store::Version;
+
+/// Reads the move of a request.
+///
+/// # Errors
+/// 400 `bad_request` when the body does not give exactly one form, `bad_notation` for cell
+/// names that are not on the board.
+pub fn move_input(variant: &Variant, req: &PlayMoveRequest) -> Result<MoveInput, ApiError> {
+    let board = variant.board();
+    match (&req.path, &req.from, &req.to, &req.notation) {
+        (Some(path), None, None, None) => {
+            if path.len() < 2 {
+                return Err(ApiError::BadRequest(
+                    "a path needs at least a start and an end cell.".into(),
+                ));
+            }
+            Ok(MoveInput::Path(
+                path.iter()
+                    .map(|c| parse_cell(board, c))
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
+        (None, Some(from), Some(to), None) => Ok(MoveInput::FromTo(
+            parse_cell(board, from)?,
+            parse_cell(board, to)?,
+        )),
+        (None, None, None, Some(text)) => {
+            let cells = notation::parse_move(board, text)
+                .map_err(|e| ApiError::BadNotation(format!("{e}.")))?;
+            Ok(if cells.len() == 2 {
+                MoveInput::FromTo(cells[0], cells[1])
+            } else {
+                MoveInput::Path(cells)
+            })
+        }
+        _ => Err(ApiError::BadRequest(
+            "give the move as exactly one of: `path`, `from` with `to`, or `notation`.".into(),
+        )),
+    }
+}
+
+/// Plays a client's move at version `expected`, then the AI seats that follow.
+///
+/// # Errors
+/// 404, 403, 412 (stale version), 422 (illegal move with its reason), 503.
+pub async fn play(
+    state: &AppState,
+    id: &str,
+    token: &str,
+    expected: Version,
+    req: &PlayMoveRequest,
+) -> Result<(Version, MoveOutcome), ApiError> {
+    let Loaded {
+        version,
+        header,
+        game,
+    } = load(state, id).await?;
+    let actor = authorize(&header, token)?;
+    if version != expected {
+        return Err(ApiError::VersionMismatch { current: version });
+    }
+    let input = move_input(game.variant(), req)?;
+    let Some(to_move) = game.to_move() else {
+        return Err(IllegalMove::GameOver.into());
+    };
+    if let Actor::Seat(s) = actor {
+        if s != to_move.index() {
+            return Err(ApiError::IllegalMove {
+                reason: ProblemReason::NotYourTurn,
+                detail: format!("it is seat {}'s turn, not seat {s}'s.", to_move.index()),
+            });
+        }
+    }
+    let mut game = Arc::unwrap_or_clone(game);
+    let board = game.variant().board();
+    let played_move = game.play(&input)?.clone();
+    let mut played = vec![views::move_view(
+        board,
+        game.record().len() - 1,
+        &played_move,
+    )];
+    ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, header, game, played).await
+}
+
+/// Lets the AI seats move while one of them is to move (for games where every seat is the AI,
+/// one round per request).
+///
+/// # Errors
+/// 404, 403 (only the host token may), 412, 422 when no AI seat is to move, 503.
+pub async fn ai_turns(
+    state: &AppState,
+    id: &str,
+    token: &str,
+    expected: Version,
+) -> Result<(Version, MoveOutcome), ApiError> {
+    let Loaded {
+        version,
+        header,
+        game,
+    } = load(state, id).await?;
+    authorize_host(&header, token)?;
+    if version != expected {
+        return Err(ApiError::VersionMismatch { current: version });
+    }
+    let Some(to_move) = game.to_move() else {
+        return Err(IllegalMove::GameOver.into());
+    };
+    if header.seats[usize::from(to_move.index())].kind != PlayedBy::Ai {
+        return Err(ApiError::IllegalMove {
+            reason: ProblemReason::NotAiTurn,
+            detail: format!(
+                "seat {} is to move and is not played by the AI.",
+                to_move.index()
+            ),
+        });
+    }
+    let mut game = Arc::unwrap_or_clone(game);
+    let mut played = Vec::new();
+    ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, header, game, played).await
+}
+
+/// Stores `game` over version `expected` and caches it at the new version.
+async fn save(
+    state: &AppState,
+    id: &str,
+    expected: Version,
+    header: Arc<Header>,
+    game: Game,
+    played: Vec<MoveView>,
+) -> Result<(Version, MoveOutcome), ApiError> {
+    let json = super::document::Document::new(&header, game.snapshot())
+        .to_json()
+        .map_err(ApiError::internal)?;
+    let version = state.store.compare_and_set(id, expected, &json).await?;
+    let view = views::game_view(id, version, &header, &game);
+    remember(state, id, version, header, game);
+    Ok((version, MoveOutcome { game: view, played }))
+}

@@ -1,0 +1,148 @@
+//! The reads: a game (with long polling), its legal moves, its record, its picture, and a
+//! suggested move. None of them changes the game.
+
+use std::time::{Duration, Instant};
+
+use halma_rules::IllegalMove;
+
+use super::{ai, load, parse_cell, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
+use crate::api::{GameRecord, GameView, LegalMoves, SuggestionQuery, SuggestionView};
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::Version;
+
+/// How often a long poll looks at the store.
+const POLL_EVERY: Duration = Duration::from_millis(100);
+
+/// What a conditional read found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Current<T> {
+    /// The game is at a version the client does not have yet: the answer, at that version.
+    Changed(Version, T),
+    /// The game is still at a version the client has.
+    Unchanged(Version),
+}
+
+/// Reads a game unless its version is one the client has (`known`); then waits up to `wait`
+/// for a change (long polling).
+///
+/// # Errors
+/// 404 for an unknown game, 503 when the store is down, 500 for a corrupt document.
+pub async fn game(
+    state: &AppState,
+    id: &str,
+    known: impl Fn(Version) -> bool,
+    wait: Duration,
+) -> Result<Current<GameView>, ApiError> {
+    let started = Instant::now();
+    loop {
+        let loaded = load(state, id).await?;
+        if !known(loaded.version) {
+            let view = views::game_view(id, loaded.version, &loaded.header, &loaded.game);
+            return Ok(Current::Changed(loaded.version, view));
+        }
+        if started.elapsed() + POLL_EVERY > wait {
+            return Ok(Current::Unchanged(loaded.version));
+        }
+        tokio::time::sleep(POLL_EVERY).await;
+    }
+}
+
+/// The legal moves of the seat to move, or of its piece on the cell `from`.
+///
+/// # Errors
+/// 404, 400 `bad_notation` for a cell that is not on the board (while the game goes on), 503.
+pub async fn legal_moves(
+    state: &AppState,
+    id: &str,
+    from: Option<&str>,
+) -> Result<(Version, LegalMoves), ApiError> {
+    let Loaded { version, game, .. } = load(state, id).await?;
+    let moves = match (from, game.to_move()) {
+        (_, None) => Vec::new(),
+        (None, Some(_)) => game.legal_moves(),
+        (Some(from), Some(_)) => game.legal_moves_from(parse_cell(game.variant().board(), from)?),
+    };
+    Ok((version, views::legal_moves_view(version, &game, &moves)))
+}
+
+/// The game's full record with its text export.
+///
+/// # Errors
+/// 404, 503, 500 for a corrupt document.
+pub async fn record(state: &AppState, id: &str) -> Result<(Version, GameRecord), ApiError> {
+    let loaded = load(state, id).await?;
+    let view = views::record_view(id, loaded.version, &loaded.header, &loaded.game);
+    Ok((loaded.version, view))
+}
+
+/// A picture of the game (SVG) with the last move's path marked, unless its version is one
+/// the client has (`known`).
+///
+/// # Errors
+/// 404, 503, 500 for a corrupt document.
+pub async fn picture(
+    state: &AppState,
+    id: &str,
+    known: impl Fn(Version) -> bool,
+) -> Result<Current<String>, ApiError> {
+    let Loaded { version, game, .. } = load(state, id).await?;
+    if known(version) {
+        return Ok(Current::Unchanged(version));
+    }
+    let options = halma_render::RenderOptions {
+        highlight: game
+            .record()
+            .last()
+            .map(|m| m.path.clone())
+            .unwrap_or_default(),
+        ..halma_render::RenderOptions::default()
+    };
+    let svg = halma_render::board_svg(game.variant(), game.position(), &options);
+    Ok(Current::Changed(version, svg))
+}
+
+/// A suggested move for the seat to move (read-only).
+///
+/// # Errors
+/// 404, 400 for a level out of range, 422 when the game is over, 503.
+pub async fn suggest(
+    state: &AppState,
+    id: &str,
+    query: &SuggestionQuery,
+) -> Result<(Version, SuggestionView), ApiError> {
+    let level = query.level.unwrap_or(DEFAULT_LEVEL);
+    if !(1..=halma_ai::MAX_LEVEL).contains(&level) {
+        return Err(ApiError::BadRequest(format!(
+            "level {level} is not from 1 to {}.",
+            halma_ai::MAX_LEVEL
+        )));
+    }
+    let time_ms = query.time_ms.unwrap_or(DEFAULT_AI_MS);
+    if time_ms == 0 {
+        return Err(ApiError::BadRequest("time_ms must be at least 1.".into()));
+    }
+    let budget = Duration::from_millis(u64::from(time_ms)).min(state.ai_max_time);
+    let Loaded { version, game, .. } = load(state, id).await?;
+    let Some(seat) = game.to_move() else {
+        return Err(IllegalMove::GameOver.into());
+    };
+    let seed = ai::seed_of(id, game.record().len());
+    let (suggestion, level) = ai::think(state, &game, level, budget, seed)
+        .await?
+        .ok_or_else(|| ApiError::internal("no suggestion for a seat that can move"))?;
+    let path = game
+        .variant()
+        .witness_path(game.position(), suggestion.mv)
+        .ok_or_else(|| ApiError::internal("the AI chose an illegal move"))?;
+    let view = views::suggestion_view(
+        version,
+        game.variant().board(),
+        seat,
+        &suggestion,
+        &path,
+        level,
+        budget,
+    );
+    Ok((version, view))
+}

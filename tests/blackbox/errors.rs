@@ -431,7 +431,8 @@ pub async fn invalid_setups(server: &TestServer) {
             StatusCode::UNPROCESSABLE_ENTITY,
             ProblemCode::InvalidSetup,
         );
-        assert_eq!(err.reason(), Some(reason), "{request:?}: {err}");
+        let text = err.reason().map(ToString::to_string);
+        assert_eq!(text.as_deref(), Some(reason), "{request:?}: {err}");
     }
     // ai_time_ms 0 is a malformed request rather than an unplayable setup.
     assert_problem(

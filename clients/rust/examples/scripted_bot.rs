@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::time::Duration;
 
-use halma_client::{types, Client, GameSession, ProblemCode};
+use halma_client::{types, Client, GameSession, ProblemCode, ProblemReason};
 
 /// The service used when neither an argument nor `HALMA_URL` names one.
 const DEFAULT_URL: &str = "http://127.0.0.1:8080";
@@ -71,7 +71,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 }
             }
             // A seat token, and another seat is to move: wait until the game changes.
-            Err(err) if err.reason() == Some("not_your_turn") => {
+            Err(err) if err.reason() == Some(&ProblemReason::NotYourTurn) => {
                 session.wait_for_change(WAIT_SECS).await?;
             }
             // Someone moved since the game was read: read it again.

@@ -1,133 +1,23 @@
 //! [`HalmaError`]: what went wrong with a request, with the service's problem document typed.
+//!
+//! The problem's `code` and `reason` are the generated [`types::ProblemCode`] and
+//! [`types::ProblemReason`]: the service's OpenAPI document lists them as string enums.
 
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use reqwest::header::RETRY_AFTER;
 use reqwest::StatusCode;
 
-use crate::generated::types;
+use crate::generated::types::{self, ProblemCode, ProblemReason};
 use crate::Error;
 
-/// The stable machine-readable `code` of a problem document.
-///
-/// Codes this version of the client does not know arrive as [`ProblemCode::Other`], so a newer
-/// service never breaks the decoding of its errors.
-///
-/// ```
-/// use halma_client::ProblemCode;
-/// assert_eq!("version_mismatch".parse(), Ok(ProblemCode::VersionMismatch));
-/// assert_eq!(ProblemCode::IllegalMove.as_str(), "illegal_move");
-/// assert_eq!(ProblemCode::from("teapot"), ProblemCode::Other("teapot".to_owned()));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ProblemCode {
-    /// 404: no game has this id, or it expired.
-    GameNotFound,
-    /// 404: no resource at this path.
-    NotFound,
-    /// 405: the resource does not support the method.
-    MethodNotAllowed,
-    /// 401: the request carries no bearer token where one is required.
-    MissingToken,
-    /// 403: the token does not grant the action (a wrong token, or a seat token where the host
-    /// token is required).
-    InvalidToken,
-    /// 412: the request was based on a version that is no longer current; the problem's
-    /// `current_version` names the current one.
-    VersionMismatch,
-    /// 428: a write came without the version it is based on.
-    PreconditionRequired,
-    /// 422: the move breaks a rule; the problem's `reason` says which (`not_your_turn`,
-    /// `game_over`, `cell_occupied`, `not_your_piece`, `unreachable`, `goal_locked`, ...).
-    IllegalMove,
-    /// 422: the game setup cannot be played; the problem's `reason` says why.
-    InvalidSetup,
-    /// 400: a malformed request that no other code describes.
-    BadRequest,
-    /// 400: the body is not the JSON the operation expects.
-    InvalidJson,
-    /// 400: a cell, move or position in the notation could not be read.
-    BadNotation,
-    /// 415: the body is not JSON.
-    UnsupportedMediaType,
-    /// 413: the body is larger than the service accepts (`limit_bytes` says how large).
-    PayloadTooLarge,
-    /// 503: the game store does not answer; retry after [`ApiProblem::retry_after`].
-    StoreUnavailable,
-    /// 500: a fault of the service.
-    Internal,
-    /// A code this version of the client does not know.
-    Other(String),
-}
-
-/// The known codes and their text, in one table for both directions.
-const CODES: [(ProblemCode, &str); 16] = [
-    (ProblemCode::GameNotFound, "game_not_found"),
-    (ProblemCode::NotFound, "not_found"),
-    (ProblemCode::MethodNotAllowed, "method_not_allowed"),
-    (ProblemCode::MissingToken, "missing_token"),
-    (ProblemCode::InvalidToken, "invalid_token"),
-    (ProblemCode::VersionMismatch, "version_mismatch"),
-    (ProblemCode::PreconditionRequired, "precondition_required"),
-    (ProblemCode::IllegalMove, "illegal_move"),
-    (ProblemCode::InvalidSetup, "invalid_setup"),
-    (ProblemCode::BadRequest, "bad_request"),
-    (ProblemCode::InvalidJson, "invalid_json"),
-    (ProblemCode::BadNotation, "bad_notation"),
-    (ProblemCode::UnsupportedMediaType, "unsupported_media_type"),
-    (ProblemCode::PayloadTooLarge, "payload_too_large"),
-    (ProblemCode::StoreUnavailable, "store_unavailable"),
-    (ProblemCode::Internal, "internal"),
-];
-
-impl ProblemCode {
-    /// The code as the service writes it.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Other(code) => code,
-            known => CODES
-                .iter()
-                .find(|(code, _)| code == known)
-                .map_or("", |(_, text)| text),
-        }
-    }
-}
-
-impl From<&str> for ProblemCode {
-    fn from(text: &str) -> Self {
-        CODES
-            .iter()
-            .find(|(_, known)| *known == text)
-            .map_or_else(|| Self::Other(text.to_owned()), |(code, _)| code.clone())
-    }
-}
-
-impl FromStr for ProblemCode {
-    type Err = std::convert::Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(text))
-    }
-}
-
-impl fmt::Display for ProblemCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// An error answer of the service: its status and problem document, with the code typed.
+/// An error answer of the service: its status and problem document.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApiProblem {
     /// The HTTP status of the answer.
     pub status: StatusCode,
-    /// The problem's `code`, typed.
-    pub code: ProblemCode,
-    /// The problem document as sent (`detail`, `reason`, `current_version`, ...).
+    /// The problem document as sent (`code`, `detail`, `reason`, `current_version`, ...).
     pub problem: types::Problem,
     /// The `Retry-After` header in seconds, sent with 503 `store_unavailable`.
     pub retry_after: Option<Duration>,
@@ -136,8 +26,8 @@ pub struct ApiProblem {
 /// Why a request to the service failed.
 ///
 /// Every operation of the generated [`Client`](crate::Client) fails with
-/// [`Error<types::Problem>`](crate::Error); `?` turns it into a `HalmaError`, which types the
-/// problem document's `code` and keeps the status, `reason` and `current_version`:
+/// [`Error<types::Problem>`](crate::Error); `?` turns it into a `HalmaError`, which keeps the
+/// status, the problem document's `code` and `reason`, `current_version` and `Retry-After`:
 ///
 /// ```
 /// use halma_client::reqwest::{header::HeaderMap, StatusCode};
@@ -145,7 +35,7 @@ pub struct ApiProblem {
 ///
 /// // What the service answers to a write based on version 3 when the game is at version 5.
 /// let problem = types::Problem {
-///     code: "version_mismatch".to_owned(),
+///     code: ProblemCode::VersionMismatch,
 ///     current_version: Some(5),
 ///     detail: "The game has changed: its current version is 5.".to_owned(),
 ///     limit_bytes: None,
@@ -214,7 +104,7 @@ impl HalmaError {
     /// The problem's code, when the service answered with a problem document.
     #[must_use]
     pub fn code(&self) -> Option<&ProblemCode> {
-        self.api().map(|api| &api.code)
+        self.problem().map(|problem| &problem.code)
     }
 
     /// Whether the service answered with a problem document of this code.
@@ -223,11 +113,11 @@ impl HalmaError {
         self.code() == Some(code)
     }
 
-    /// The rule's reason code of an `illegal_move` or `invalid_setup` problem, such as
-    /// `not_your_turn`.
+    /// The reason of an `illegal_move` or `invalid_setup` problem, such as
+    /// [`ProblemReason::NotYourTurn`].
     #[must_use]
-    pub fn reason(&self) -> Option<&str> {
-        self.problem()?.reason.as_deref()
+    pub fn reason(&self) -> Option<&ProblemReason> {
+        self.problem()?.reason.as_ref()
     }
 
     /// The game's current version, named by a `version_mismatch` problem.
@@ -253,7 +143,7 @@ impl fmt::Display for HalmaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Api(api) => {
-                write!(f, "{} {}", api.status.as_u16(), api.code)?;
+                write!(f, "{} {}", api.status.as_u16(), api.problem.code)?;
                 if let Some(reason) = &api.problem.reason {
                     write!(f, " ({reason})")?;
                 }
@@ -295,7 +185,6 @@ impl From<Error<types::Problem>> for HalmaError {
                 let problem = answer.into_inner();
                 Self::Api(Box::new(ApiProblem {
                     status,
-                    code: ProblemCode::from(problem.code.as_str()),
                     problem,
                     retry_after,
                 }))
@@ -332,27 +221,21 @@ mod tests {
     use super::*;
     use crate::ResponseValue;
 
-    fn problem(status: StatusCode, code: &str, reason: Option<&str>) -> types::Problem {
+    fn problem(
+        status: StatusCode,
+        code: ProblemCode,
+        reason: Option<ProblemReason>,
+    ) -> types::Problem {
         types::Problem {
-            code: code.to_owned(),
+            code,
             current_version: None,
             detail: format!("detail of {code}"),
             limit_bytes: None,
-            reason: reason.map(str::to_owned),
+            reason,
             status: status.as_u16(),
-            title: code.to_owned(),
+            title: code.to_string(),
             type_: format!("urn:halma:problem:{code}"),
         }
-    }
-
-    #[test]
-    fn every_known_code_round_trips() {
-        for (code, text) in &CODES {
-            assert_eq!(ProblemCode::from(*text), *code);
-            assert_eq!(code.as_str(), *text);
-            assert_eq!(code.to_string(), *text);
-        }
-        assert_eq!(ProblemCode::from("new_code").as_str(), "new_code");
     }
 
     #[test]
@@ -360,7 +243,11 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(RETRY_AFTER, HeaderValue::from_static("2"));
         let answer = ResponseValue::new(
-            problem(StatusCode::SERVICE_UNAVAILABLE, "store_unavailable", None),
+            problem(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ProblemCode::StoreUnavailable,
+                None,
+            ),
             StatusCode::SERVICE_UNAVAILABLE,
             headers,
         );
@@ -379,15 +266,15 @@ mod tests {
         let answer = ResponseValue::new(
             problem(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
-                Some("cell_occupied"),
+                ProblemCode::IllegalMove,
+                Some(ProblemReason::CellOccupied),
             ),
             StatusCode::UNPROCESSABLE_ENTITY,
             HeaderMap::new(),
         );
         let err = HalmaError::from(Error::ErrorResponse(answer));
         assert_eq!(err.code(), Some(&ProblemCode::IllegalMove));
-        assert_eq!(err.reason(), Some("cell_occupied"));
+        assert_eq!(err.reason(), Some(&ProblemReason::CellOccupied));
         assert_eq!(err.current_version(), None);
         assert!(!err.is_retryable());
         assert_eq!(

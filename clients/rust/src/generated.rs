@@ -678,17 +678,13 @@ mean from and to).*/
             Default::default()
         }
     }
-    /**An error response (RFC 9457 problem details) with a stable machine-readable `code`.
-
-Codes: `game_not_found`, `not_found`, `method_not_allowed`, `missing_token`,
-`invalid_token`, `version_mismatch` (with `current_version`), `precondition_required`,
-`illegal_move` and `invalid_setup` (with `reason`), `bad_request`, `invalid_json`,
-`bad_notation`, `unsupported_media_type`, `payload_too_large` (with `limit_bytes`),
-`store_unavailable` (status 503, with a `Retry-After` header) and `internal`.*/
+    /**An error response (RFC 9457 problem details) with a stable machine-readable `code`:
+`version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
+`reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+a `Retry-After` header.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Problem {
-        ///The stable machine-readable error code.
-        pub code: ::std::string::String,
+        pub code: ProblemCode,
         ///With `version_mismatch`: the game's current version.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub current_version: ::std::option::Option<u64>,
@@ -697,9 +693,8 @@ Codes: `game_not_found`, `not_found`, `method_not_allowed`, `missing_token`,
         ///With `payload_too_large`: the body size limit in bytes, when known.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub limit_bytes: ::std::option::Option<u64>,
-        ///With `illegal_move` and `invalid_setup`: the rule's reason code.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
+        pub reason: ::std::option::Option<ProblemReason>,
         ///The HTTP status code.
         pub status: u16,
         ///A short summary of the problem type.
@@ -711,6 +706,242 @@ Codes: `game_not_found`, `not_found`, `method_not_allowed`, `missing_token`,
     impl Problem {
         pub fn builder() -> builder::Problem {
             Default::default()
+        }
+    }
+    /**The stable machine-readable `code` of a problem document; each code comes with one HTTP
+status.*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProblemCode {
+        #[serde(rename = "game_not_found")]
+        GameNotFound,
+        #[serde(rename = "not_found")]
+        NotFound,
+        #[serde(rename = "method_not_allowed")]
+        MethodNotAllowed,
+        #[serde(rename = "missing_token")]
+        MissingToken,
+        #[serde(rename = "invalid_token")]
+        InvalidToken,
+        #[serde(rename = "version_mismatch")]
+        VersionMismatch,
+        #[serde(rename = "precondition_required")]
+        PreconditionRequired,
+        #[serde(rename = "illegal_move")]
+        IllegalMove,
+        #[serde(rename = "invalid_setup")]
+        InvalidSetup,
+        #[serde(rename = "bad_request")]
+        BadRequest,
+        #[serde(rename = "invalid_json")]
+        InvalidJson,
+        #[serde(rename = "bad_notation")]
+        BadNotation,
+        #[serde(rename = "unsupported_media_type")]
+        UnsupportedMediaType,
+        #[serde(rename = "payload_too_large")]
+        PayloadTooLarge,
+        #[serde(rename = "store_unavailable")]
+        StoreUnavailable,
+        #[serde(rename = "internal")]
+        Internal,
+    }
+    impl ::std::fmt::Display for ProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::GameNotFound => f.write_str("game_not_found"),
+                Self::NotFound => f.write_str("not_found"),
+                Self::MethodNotAllowed => f.write_str("method_not_allowed"),
+                Self::MissingToken => f.write_str("missing_token"),
+                Self::InvalidToken => f.write_str("invalid_token"),
+                Self::VersionMismatch => f.write_str("version_mismatch"),
+                Self::PreconditionRequired => f.write_str("precondition_required"),
+                Self::IllegalMove => f.write_str("illegal_move"),
+                Self::InvalidSetup => f.write_str("invalid_setup"),
+                Self::BadRequest => f.write_str("bad_request"),
+                Self::InvalidJson => f.write_str("invalid_json"),
+                Self::BadNotation => f.write_str("bad_notation"),
+                Self::UnsupportedMediaType => f.write_str("unsupported_media_type"),
+                Self::PayloadTooLarge => f.write_str("payload_too_large"),
+                Self::StoreUnavailable => f.write_str("store_unavailable"),
+                Self::Internal => f.write_str("internal"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "game_not_found" => Ok(Self::GameNotFound),
+                "not_found" => Ok(Self::NotFound),
+                "method_not_allowed" => Ok(Self::MethodNotAllowed),
+                "missing_token" => Ok(Self::MissingToken),
+                "invalid_token" => Ok(Self::InvalidToken),
+                "version_mismatch" => Ok(Self::VersionMismatch),
+                "precondition_required" => Ok(Self::PreconditionRequired),
+                "illegal_move" => Ok(Self::IllegalMove),
+                "invalid_setup" => Ok(Self::InvalidSetup),
+                "bad_request" => Ok(Self::BadRequest),
+                "invalid_json" => Ok(Self::InvalidJson),
+                "bad_notation" => Ok(Self::BadNotation),
+                "unsupported_media_type" => Ok(Self::UnsupportedMediaType),
+                "payload_too_large" => Ok(Self::PayloadTooLarge),
+                "store_unavailable" => Ok(Self::StoreUnavailable),
+                "internal" => Ok(Self::Internal),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
+why the setup cannot be played.*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProblemReason {
+        #[serde(rename = "game_over")]
+        GameOver,
+        #[serde(rename = "path_too_short")]
+        PathTooShort,
+        #[serde(rename = "empty_cell")]
+        EmptyCell,
+        #[serde(rename = "not_your_piece")]
+        NotYourPiece,
+        #[serde(rename = "cell_occupied")]
+        CellOccupied,
+        #[serde(rename = "goal_locked")]
+        GoalLocked,
+        #[serde(rename = "foreign_corner")]
+        ForeignCorner,
+        #[serde(rename = "forbidden_camp")]
+        ForbiddenCamp,
+        #[serde(rename = "step_direction")]
+        StepDirection,
+        #[serde(rename = "not_a_jump")]
+        NotAJump,
+        #[serde(rename = "step_in_chain")]
+        StepInChain,
+        #[serde(rename = "returns_to_start")]
+        ReturnsToStart,
+        #[serde(rename = "unreachable")]
+        Unreachable,
+        #[serde(rename = "not_your_turn")]
+        NotYourTurn,
+        #[serde(rename = "not_ai_turn")]
+        NotAiTurn,
+        #[serde(rename = "players")]
+        Players,
+        #[serde(rename = "option")]
+        Option,
+        #[serde(rename = "first_seat")]
+        FirstSeat,
+        #[serde(rename = "seats")]
+        Seats,
+    }
+    impl ::std::fmt::Display for ProblemReason {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::GameOver => f.write_str("game_over"),
+                Self::PathTooShort => f.write_str("path_too_short"),
+                Self::EmptyCell => f.write_str("empty_cell"),
+                Self::NotYourPiece => f.write_str("not_your_piece"),
+                Self::CellOccupied => f.write_str("cell_occupied"),
+                Self::GoalLocked => f.write_str("goal_locked"),
+                Self::ForeignCorner => f.write_str("foreign_corner"),
+                Self::ForbiddenCamp => f.write_str("forbidden_camp"),
+                Self::StepDirection => f.write_str("step_direction"),
+                Self::NotAJump => f.write_str("not_a_jump"),
+                Self::StepInChain => f.write_str("step_in_chain"),
+                Self::ReturnsToStart => f.write_str("returns_to_start"),
+                Self::Unreachable => f.write_str("unreachable"),
+                Self::NotYourTurn => f.write_str("not_your_turn"),
+                Self::NotAiTurn => f.write_str("not_ai_turn"),
+                Self::Players => f.write_str("players"),
+                Self::Option => f.write_str("option"),
+                Self::FirstSeat => f.write_str("first_seat"),
+                Self::Seats => f.write_str("seats"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProblemReason {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "game_over" => Ok(Self::GameOver),
+                "path_too_short" => Ok(Self::PathTooShort),
+                "empty_cell" => Ok(Self::EmptyCell),
+                "not_your_piece" => Ok(Self::NotYourPiece),
+                "cell_occupied" => Ok(Self::CellOccupied),
+                "goal_locked" => Ok(Self::GoalLocked),
+                "foreign_corner" => Ok(Self::ForeignCorner),
+                "forbidden_camp" => Ok(Self::ForbiddenCamp),
+                "step_direction" => Ok(Self::StepDirection),
+                "not_a_jump" => Ok(Self::NotAJump),
+                "step_in_chain" => Ok(Self::StepInChain),
+                "returns_to_start" => Ok(Self::ReturnsToStart),
+                "unreachable" => Ok(Self::Unreachable),
+                "not_your_turn" => Ok(Self::NotYourTurn),
+                "not_ai_turn" => Ok(Self::NotAiTurn),
+                "players" => Ok(Self::Players),
+                "option" => Ok(Self::Option),
+                "first_seat" => Ok(Self::FirstSeat),
+                "seats" => Ok(Self::Seats),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProblemReason {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ProblemReason {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
         }
     }
     ///The answer of `/readyz` when the instance can serve games.
@@ -3144,7 +3375,7 @@ of the instance stayed busy for the whole budget.*/
         }
         #[derive(Clone, Debug)]
         pub struct Problem {
-            code: ::std::result::Result<::std::string::String, ::std::string::String>,
+            code: ::std::result::Result<super::ProblemCode, ::std::string::String>,
             current_version: ::std::result::Result<
                 ::std::option::Option<u64>,
                 ::std::string::String,
@@ -3155,7 +3386,7 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
             >,
             reason: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::option::Option<super::ProblemReason>,
                 ::std::string::String,
             >,
             status: ::std::result::Result<u16, ::std::string::String>,
@@ -3179,7 +3410,7 @@ of the instance stayed busy for the whole budget.*/
         impl Problem {
             pub fn code<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::string::String>,
+                T: ::std::convert::TryInto<super::ProblemCode>,
                 T::Error: ::std::fmt::Display,
             {
                 self.code = value
@@ -3229,7 +3460,7 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn reason<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::option::Option<super::ProblemReason>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.reason = value

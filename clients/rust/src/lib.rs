@@ -12,7 +12,7 @@
 //! - A thin hand-written layer where the generated one is clumsy: [`GameSession`] remembers a
 //!   game, a token and the version last seen, and sends `If-Match` with every write;
 //!   [`HalmaError`] turns a generated [`Error`] into the problem's status, [`ProblemCode`],
-//!   `reason` and `current_version`; [`entity_tag`], [`etag_version`] and [`bearer`] format and
+//!   [`ProblemReason`] and `current_version`; [`entity_tag`], [`etag_version`] and [`bearer`] format and
 //!   read the headers for callers of the generated builders.
 //!
 //! ```no_run
@@ -63,7 +63,8 @@ mod error;
 mod headers;
 mod session;
 
-pub use error::{ApiProblem, HalmaError, ProblemCode};
+pub use error::{ApiProblem, HalmaError};
+pub use generated::types::{ProblemCode, ProblemReason};
 pub use generated::{builder, types, ByteStream, Client, ClientInfo, Error, ResponseValue};
 pub use headers::{bearer, build_client, entity_tag, etag_version};
 pub use session::GameSession;

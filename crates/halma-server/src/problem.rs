@@ -20,8 +20,11 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 /// Prefix of the `type` member; the problem's `code` completes it.
 const PROBLEM_TYPE_PREFIX: &str = "urn:halma:problem:";
 
-/// The stable machine-readable `code` of a problem document: one per [`ApiError`] variant,
-/// and the only list of them (the OpenAPI document publishes it as a string enum).
+/// The stable machine-readable `code` of a problem document; each code comes with one HTTP
+/// status.
+//
+// The only list of the codes: one per `ApiError` variant (see `ApiError::classify`), published
+// as a string enum in the OpenAPI document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemCode {
@@ -168,10 +171,10 @@ impl From<&SetupError> for ProblemReason {
     }
 }
 
-/// An error response (RFC 9457 problem details) with a stable machine-readable `code`
-/// ([`ProblemCode`]); `version_mismatch` adds `current_version`, `illegal_move` and
-/// `invalid_setup` add a `reason` ([`ProblemReason`]), `payload_too_large` adds `limit_bytes`,
-/// and `store_unavailable` (503) comes with a `Retry-After` header.
+/// An error response (RFC 9457 problem details) with a stable machine-readable `code`:
+/// `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
+/// `reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+/// a `Retry-After` header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "urn:halma:problem:version_mismatch",
@@ -196,7 +199,8 @@ pub struct Problem {
     /// With `version_mismatch`: the game's current version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
-    /// With `illegal_move` and `invalid_setup`: the rule's reason code.
+    /// With `illegal_move` and `invalid_setup`: which rule the move breaks, or why the setup
+    /// cannot be played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<ProblemReason>,
     /// With `payload_too_large`: the body size limit in bytes, when known.

@@ -217,12 +217,12 @@ mod tests {
             seats: vec![
                 StoredSeat {
                     name: "Ada".into(),
-                    kind: SeatKind::Human,
+                    kind: PlayedBy::Human,
                     level: None,
                 },
                 StoredSeat {
                     name: "Bo".into(),
-                    kind: SeatKind::Human,
+                    kind: PlayedBy::Human,
                     level: None,
                 },
             ],

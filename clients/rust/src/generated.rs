@@ -47,7 +47,8 @@ pub mod types {
             Default::default()
         }
     }
-    ///Which steps count as backward and are not allowed (square boards).
+    /**Which steps count as backward and are not allowed (square variants). Jumps are never
+restricted.*/
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -117,7 +118,7 @@ pub mod types {
             Default::default()
         }
     }
-    ///The boards of the family.
+    ///The kinds of board of the family.
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -289,7 +290,7 @@ one entry per player.*/
             Default::default()
         }
     }
-    ///Why a game was drawn.
+    ///Why a game ended in a draw.
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -348,7 +349,8 @@ one entry per player.*/
             value.parse()
         }
     }
-    ///Where pieces may go in corners or camps that are neither their home nor their goal.
+    /**Where a piece may go in corners (star) or camps (square) that are neither its home nor its
+goal.*/
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -989,65 +991,70 @@ why the setup cannot be played.*/
             Default::default()
         }
     }
-    /**Rule options of a new game. Every field is optional: an absent one takes the rule book's
-default for the board and player count (see `GET /v1/rules/options`). An option that does
-not apply to the board or player count is rejected (422 `invalid_setup`), never ignored.*/
+    /**The rule options a game is created with. Every field is optional: an absent one takes the
+rule book's default for the board and player count, and one that does not apply to the board
+or player count is an error, never ignored. (`resolve` fills in the defaults; `catalogue`
+lists every option with its values, boards and default.)*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RuleOptions {
-        /**A goal with no empty cell and at least one own piece counts as filled, other players'
-pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
-and 16 x 16, off where leave-home is on.*/
+        /**A goal counts as filled when it has no empty cell and at least one of the owner's pieces,
+other players' pieces filling the rest as blockers (see `anti_blocking_grace`); default on
+for the star and 16 x 16, off where leave-home is on.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub anti_blocking: ::std::option::Option<bool>,
         /**The anti-blocking rule's grace period: another player's piece in a goal counts towards
-filling it only once its owner has finished, is out, or has made this many own moves
-(default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
-on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.*/
+filling it only when its owner has finished, is out of the game, or has made at least
+this many own moves. Default: the board's leave-home number (40 on the star, 50 on
+16 x 16 and 10 x 10, 30 on 8 x 8); 0 counts every piece at once (the rule without
+grace). Only with the anti-blocking rule on.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub anti_blocking_grace: ::std::option::Option<u16>,
-        ///Star: cells per side of each corner triangle (2 to 5; default 4: 121 cells, 10 pieces).
+        /**Star: cells per side of each corner triangle: 4 (default, 121 cells, 10 pieces), 3 (73
+cells, 6 pieces), or 2 or 5.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arm_size: ::std::option::Option<u8>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub backward_steps: ::std::option::Option<BackwardStepsRule>,
-        ///Star, 2 players: colour sets per player, 1 to 3 (default 1).
+        ///Star, 2 players: colour sets per player, 1 (default), 2 or 3.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub colours_per_player: ::std::option::Option<u8>,
-        ///Square: steps only diagonally (default off).
+        ///Square: steps only diagonally; jumps still use all eight directions (default off).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub diagonal_steps_only: ::std::option::Option<bool>,
-        ///Star, 2 players: home corner plus the row in front of it, 15 pieces (default off).
+        /**Star, 2 players: the home corner plus the row of cells in front of it (15 pieces on the
+standard board; default off).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub fifteen_pieces: ::std::option::Option<bool>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub foreign_corners: ::std::option::Option<ForeignCornersRule>,
-        ///A piece in its goal never leaves it, not even inside a jump chain (default on).
+        ///A piece in its goal area never leaves it, not even in the middle of a chain (default on).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub goal_lock: ::std::option::Option<bool>,
-        ///A player with a piece at home after their N-th move loses (default on for 8 x 8, 10 x 10).
+        /**A player with a piece in their home area after their own N-th move loses (default on for
+8 x 8 and 10 x 10).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub leave_home: ::std::option::Option<bool>,
-        ///The N of `leave_home` (default 40 star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16).
+        ///The N of `leave_home`: default 40 on the star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub leave_home_moves: ::std::option::Option<u16>,
-        ///Star: long symmetric jumps (default off).
+        ///Star: long symmetric jumps over a single distant piece (default off).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub long_jumps: ::std::option::Option<bool>,
-        ///After the first finish, the others play on for places (default on).
+        ///After the first player finishes, the others play on for the following places (default on).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub play_on: ::std::option::Option<bool>,
-        /**Third occurrence of a placement with the same player to move is a draw (default on for
-2-player square games).*/
+        /**The same placement with the same player to move for the third time is a draw (default on
+for 2-player square games).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub repetition_draw: ::std::option::Option<bool>,
-        ///Star: only the six cells nearest each tip (default off).
+        ///Star: only the six cells nearest each tip (the short version; default off).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub six_pieces: ::std::option::Option<bool>,
-        ///16 x 16, 2 players: camps of 13 instead of 19 (default off).
+        ///16 x 16 with 2 players: camps of 13 cells (4, 4, 3, 2) instead of 19 (default off).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub small_camps: ::std::option::Option<bool>,
-        ///Star, 4 or 6 players: partners in opposite corners win together (default off).
+        ///Star with 4 or 6 players: partners in opposite corners win together (default off).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub teams: ::std::option::Option<bool>,
     }
@@ -1199,7 +1206,7 @@ and when the anti-blocking rule is off).*/
             Default::default()
         }
     }
-    ///How a group of seats came to its place.
+    ///How a ranked group of seats (a player, or a team) came to its place.
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,

@@ -1,6 +1,7 @@
 //! Board geometry: cells, their names and drawing coordinates, adjacency, jump lines and the
 //! corner areas, for the star (any arm size from 2 to 5) and the square boards.
 
+use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
@@ -12,6 +13,7 @@ pub(crate) const NONE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = BoardName))]
 pub enum BoardKind {
     /// The six-pointed star of Chinese checkers (Sternhalma, trylma): triangular grid, six directions.
     Star,
@@ -53,6 +55,67 @@ impl BoardKind {
         BoardKind::Square10,
         BoardKind::Square8,
     ];
+
+    /// The player counts the board seats: 2, 3, 4 or 6 on the star, 2 or 4 on 16 x 16, 2 on
+    /// 10 x 10 and 8 x 8.
+    #[must_use]
+    pub const fn players(self) -> &'static [u8] {
+        match self {
+            BoardKind::Star => &[2, 3, 4, 6],
+            BoardKind::Square16 => &[2, 4],
+            BoardKind::Square10 | BoardKind::Square8 => &[2],
+        }
+    }
+
+    /// The camp shapes of a square board, the one of a 2-player game first; none on the star,
+    /// whose corners are its triangles.
+    #[must_use]
+    pub const fn camps(self) -> &'static [Camp] {
+        match self {
+            BoardKind::Star => &[],
+            BoardKind::Square16 => &[Camp::CELLS_19, Camp::CELLS_13],
+            BoardKind::Square10 => &[Camp::CELLS_15],
+            BoardKind::Square8 => &[Camp::CELLS_10],
+        }
+    }
+}
+
+/// The shape of a square board's camp (the home and goal areas): its rows of cells, counted
+/// from the corner outwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Camp {
+    rows: &'static [u8],
+}
+
+impl Camp {
+    /// 19 cells in rows of 5, 5, 4, 3, 2: 16 x 16 with 2 players.
+    pub const CELLS_19: Camp = Camp {
+        rows: &[5, 5, 4, 3, 2],
+    };
+    /// 13 cells in rows of 4, 4, 3, 2: 16 x 16 with 4 players, or with 2 and small camps.
+    pub const CELLS_13: Camp = Camp {
+        rows: &[4, 4, 3, 2],
+    };
+    /// 15 cells in rows of 5, 4, 3, 2, 1: 10 x 10.
+    pub const CELLS_15: Camp = Camp {
+        rows: &[5, 4, 3, 2, 1],
+    };
+    /// 10 cells in rows of 4, 3, 2, 1: 8 x 8.
+    pub const CELLS_10: Camp = Camp {
+        rows: &[4, 3, 2, 1],
+    };
+
+    /// The row lengths, from the corner outwards (as [`Board::corner_cells`] takes them).
+    #[must_use]
+    pub const fn rows(self) -> &'static [u8] {
+        self.rows
+    }
+
+    /// The number of cells.
+    #[must_use]
+    pub fn cells(self) -> u8 {
+        self.rows.iter().sum()
+    }
 }
 
 /// The named corner areas. The star has six (N, NE, SE, S, SW, NW, with the star drawn
@@ -234,6 +297,12 @@ pub(crate) const SQUARE_DIRS: [(i8, i8); 8] = [
 ];
 
 impl Board {
+    /// The star's arm sizes on offer.
+    pub const STAR_ARM_SIZES: RangeInclusive<u8> = 2..=5;
+
+    /// The standard star's arm size: 121 cells, 10 pieces in each corner.
+    pub const STANDARD_ARM_SIZE: u8 = 4;
+
     /// The shared board of a kind. `arm` is the star's arm size (2 to 5; the standard board
     /// is 4) and is ignored for square boards.
     ///
@@ -249,7 +318,7 @@ impl Board {
         static SQUARES: [OnceLock<Board>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         match kind {
             BoardKind::Star => {
-                if !(2..=5).contains(&arm) {
+                if !Board::STAR_ARM_SIZES.contains(&arm) {
                     return Err(BoardError::ArmSize(arm));
                 }
                 Ok(STARS[usize::from(arm - 2)].get_or_init(|| Board::star(arm)))

@@ -23,6 +23,7 @@
 
 mod bitboard;
 mod board;
+mod catalogue;
 mod game;
 pub mod notation;
 mod options;
@@ -32,7 +33,8 @@ mod position;
 mod variant;
 
 pub use bitboard::{BitIter, Bitboard};
-pub use board::{Board, BoardError, BoardKind, Cell, CellInfo, CellNameError, Corner};
+pub use board::{Board, BoardError, BoardKind, Camp, Cell, CellInfo, CellNameError, Corner};
+pub use catalogue::{OptionDefault, OptionInfo, OptionValues};
 pub use game::{
     DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, SeenCount,
     SnapshotError, SnapshotMove, Standing, RECENT_KEYS,

@@ -1,13 +1,16 @@
 //! Rule options as a client asks for them ([`RuleOptions`]) and as they are in force for one
 //! game ([`Options`]), with the defaults of the rule book.
 
-use crate::board::BoardKind;
+use std::ops::RangeInclusive;
+
+use crate::board::{Board, BoardKind};
 
 /// Where a piece may go in corners (star) or camps (square) that are neither its home nor its
 /// goal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = ForeignCornersRule))]
 pub enum ForeignCorners {
     /// Pieces may pass through and stop there (the default).
     #[default]
@@ -18,11 +21,31 @@ pub enum ForeignCorners {
     Forbidden,
 }
 
+impl ForeignCorners {
+    /// Every value, the default first.
+    pub const ALL: [ForeignCorners; 3] = [
+        ForeignCorners::Allowed,
+        ForeignCorners::PassOnly,
+        ForeignCorners::Forbidden,
+    ];
+
+    /// The value's name in the text form and in serde's form (`pass_only`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ForeignCorners::Allowed => "allowed",
+            ForeignCorners::PassOnly => "pass_only",
+            ForeignCorners::Forbidden => "forbidden",
+        }
+    }
+}
+
 /// Which steps count as backward and are not allowed (square variants). Jumps are never
 /// restricted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = BackwardStepsRule))]
 pub enum BackwardSteps {
     /// Steps in all directions (the default).
     #[default]
@@ -34,11 +57,49 @@ pub enum BackwardSteps {
     NoBackward,
 }
 
-/// The rule options a game is created with. Every field is optional; an absent field takes the
-/// rule book's default for the board and player count (see [`Options`]).
+impl BackwardSteps {
+    /// Every value, the default first.
+    pub const ALL: [BackwardSteps; 3] = [
+        BackwardSteps::Allowed,
+        BackwardSteps::NoStraightBack,
+        BackwardSteps::NoBackward,
+    ];
+
+    /// The value's name in the text form and in serde's form (`no_straight_back`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            BackwardSteps::Allowed => "allowed",
+            BackwardSteps::NoStraightBack => "no_straight_back",
+            BackwardSteps::NoBackward => "no_backward",
+        }
+    }
+}
+
+/// The one value named `text` of `all`, or a message listing the names.
+fn value_named<T: Copy>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    key: &str,
+    text: &str,
+) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == text)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+            format!("'{text}' is not a value for '{key}' ({})", names.join(", "))
+        })
+}
+
+/// The rule options a game is created with. Every field is optional: an absent one takes the
+/// rule book's default for the board and player count, and one that does not apply to the board
+/// or player count is an error, never ignored. (`resolve` fills in the defaults; `catalogue`
+/// lists every option with its values, boards and default.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct RuleOptions {
     /// Star: cells per side of each corner triangle: 4 (default, 121 cells, 10 pieces), 3 (73
     /// cells, 6 pieces), or 2 or 5.
@@ -48,9 +109,8 @@ pub struct RuleOptions {
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub goal_lock: Option<bool>,
     /// A goal counts as filled when it has no empty cell and at least one of the owner's pieces,
-    /// other players' pieces filling the rest as blockers (see
-    /// [`RuleOptions::anti_blocking_grace`]); default on for the star and 16 x 16, off where
-    /// leave-home is on.
+    /// other players' pieces filling the rest as blockers (see `anti_blocking_grace`); default on
+    /// for the star and 16 x 16, off where leave-home is on.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub anti_blocking: Option<bool>,
     /// The anti-blocking rule's grace period: another player's piece in a goal counts towards
@@ -191,6 +251,9 @@ pub enum OptionError {
 }
 
 impl RuleOptions {
+    /// The colour sets a player may own on the star (with 2 players).
+    pub const COLOURS_PER_PLAYER: RangeInclusive<u8> = 1..=3;
+
     /// Fills in the defaults for `board` and `players` and checks that every option given
     /// applies.
     ///
@@ -239,8 +302,12 @@ impl RuleOptions {
         if self.small_camps == Some(true) && board != BoardKind::Square16 {
             return not_for_board("small_camps");
         }
-        let arm_size = if star { self.arm_size.unwrap_or(4) } else { 0 };
-        if star && !(2..=5).contains(&arm_size) {
+        let arm_size = if star {
+            self.arm_size.unwrap_or(Board::STANDARD_ARM_SIZE)
+        } else {
+            0
+        };
+        if star && !Board::STAR_ARM_SIZES.contains(&arm_size) {
             return Err(OptionError::Value {
                 option: "arm_size",
                 message: format!("{arm_size} is not offered; use 2, 3, 4 (standard) or 5"),
@@ -281,7 +348,7 @@ impl RuleOptions {
             });
         }
         let colours = self.colours_per_player.unwrap_or(1);
-        if !(1..=3).contains(&colours) {
+        if !RuleOptions::COLOURS_PER_PLAYER.contains(&colours) {
             return Err(OptionError::Value {
                 option: "colours_per_player",
                 message: format!("{colours} colours per player; use 1, 2 or 3"),
@@ -397,23 +464,13 @@ impl RuleOptions {
             out.push(("leave_home_moves", v.to_string()));
         }
         if let Some(v) = self.foreign_corners {
-            let s = match v {
-                ForeignCorners::Allowed => "allowed",
-                ForeignCorners::PassOnly => "pass_only",
-                ForeignCorners::Forbidden => "forbidden",
-            };
-            out.push(("foreign_corners", s.to_owned()));
+            out.push(("foreign_corners", v.name().to_owned()));
         }
         if let Some(v) = self.repetition_draw {
             out.push(("repetition_draw", b(v)));
         }
         if let Some(v) = self.backward_steps {
-            let s = match v {
-                BackwardSteps::Allowed => "allowed",
-                BackwardSteps::NoStraightBack => "no_straight_back",
-                BackwardSteps::NoBackward => "no_backward",
-            };
-            out.push(("backward_steps", s.to_owned()));
+            out.push(("backward_steps", v.name().to_owned()));
         }
         if let Some(v) = self.diagonal_steps_only {
             out.push(("diagonal_steps_only", b(v)));
@@ -471,29 +528,13 @@ impl RuleOptions {
             "leave_home" => self.leave_home = Some(flag(value)?),
             "leave_home_moves" => self.leave_home_moves = Some(num(value)?),
             "foreign_corners" => {
-                self.foreign_corners = Some(match value {
-                    "allowed" => ForeignCorners::Allowed,
-                    "pass_only" => ForeignCorners::PassOnly,
-                    "forbidden" => ForeignCorners::Forbidden,
-                    _ => {
-                        return Err(format!(
-                            "'{value}' is not a value for '{key}' (allowed, pass_only, forbidden)"
-                        ))
-                    }
-                });
+                let v = value_named(&ForeignCorners::ALL, ForeignCorners::name, key, value)?;
+                self.foreign_corners = Some(v);
             }
             "repetition_draw" => self.repetition_draw = Some(flag(value)?),
             "backward_steps" => {
-                self.backward_steps = Some(match value {
-                    "allowed" => BackwardSteps::Allowed,
-                    "no_straight_back" => BackwardSteps::NoStraightBack,
-                    "no_backward" => BackwardSteps::NoBackward,
-                    _ => {
-                        return Err(format!(
-                            "'{value}' is not a value for '{key}' (allowed, no_straight_back, no_backward)"
-                        ))
-                    }
-                });
+                let v = value_named(&BackwardSteps::ALL, BackwardSteps::name, key, value)?;
+                self.backward_steps = Some(v);
             }
             "diagonal_steps_only" => self.diagonal_steps_only = Some(flag(value)?),
             _ => return Err(format!("unknown option '{key}'")),

@@ -2,7 +2,7 @@
 //! and the precomputed masks the move generator uses.
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, BoardKind, Corner, SQUARE_DIRS};
+use crate::board::{Board, BoardKind, Camp, Corner, SQUARE_DIRS};
 use crate::options::{BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions};
 
 /// Most armies (colour sets) on one board: the star's six corners.
@@ -107,15 +107,12 @@ impl Variant {
     /// ```
     pub fn new(setup: &GameSetup) -> Result<Variant, SetupError> {
         let players = setup.players;
-        let (ok, allowed) = match setup.board {
-            BoardKind::Star => (
-                matches!(players, 2 | 3 | 4 | 6),
-                "2, 3, 4 or 6 players; 5 is not a legal setup",
-            ),
-            BoardKind::Square16 => (matches!(players, 2 | 4), "2 or 4 players"),
-            BoardKind::Square10 | BoardKind::Square8 => (players == 2, "2 players"),
-        };
-        if !ok {
+        if !setup.board.players().contains(&players) {
+            let allowed = match setup.board {
+                BoardKind::Star => "2, 3, 4 or 6 players; 5 is not a legal setup",
+                BoardKind::Square16 => "2 or 4 players",
+                BoardKind::Square10 | BoardKind::Square8 => "2 players",
+            };
             return Err(SetupError::Players {
                 board: setup.board.name(),
                 players,
@@ -129,13 +126,14 @@ impl Variant {
         })?;
         let homes: Vec<(u8, Corner)> =
             seat_corners(setup.board, players, options.colours_per_player);
-        let camp_rows: &[u8] = match (setup.board, players, options.small_camps) {
-            (BoardKind::Square16, 2, false) => &[5, 5, 4, 3, 2],
-            (BoardKind::Square16, _, _) => &[4, 4, 3, 2],
-            (BoardKind::Square10, _, _) => &[5, 4, 3, 2, 1],
-            (BoardKind::Square8, _, _) => &[4, 3, 2, 1],
-            (BoardKind::Star, _, _) => &[],
+        let camp = match (setup.board, players, options.small_camps) {
+            (BoardKind::Square16, 2, false) => Some(Camp::CELLS_19),
+            (BoardKind::Square16, _, _) => Some(Camp::CELLS_13),
+            (BoardKind::Square10, _, _) => Some(Camp::CELLS_15),
+            (BoardKind::Square8, _, _) => Some(Camp::CELLS_10),
+            (BoardKind::Star, _, _) => None,
         };
+        let camp_rows = camp.map_or(&[][..], Camp::rows);
         let area = |corner: Corner| -> Bitboard {
             if setup.board != BoardKind::Star {
                 board.corner_cells(corner, camp_rows)

@@ -1,213 +1,19 @@
 //! The request and response bodies of the game API, with their OpenAPI schemas.
 //!
-//! These mirror the rules crate's types in a form that is stable on the wire: cells are named
-//! in the notation (`e5`), seats are numbered from 0 in turn order, enums are snake_case
+//! The views show the rules crate's games in a form that is stable on the wire: cells are
+//! named in the notation (`e5`), seats are numbered from 0 in turn order, enums are snake_case
 //! strings. Request bodies reject unknown fields.
+//!
+//! Where the rules crate's own type is what goes on the wire (the board, the rule options, a
+//! standing, a draw reason), the API uses it as it is, with the schema the rules crate derives
+//! behind its `utoipa` feature; schema names stay those of the API (`BoardName`,
+//! `ForeignCornersRule`, `BackwardStepsRule`).
 
-use halma_rules as rules;
+use halma_rules::{
+    self as rules, BackwardSteps, BoardKind, DrawReason, ForeignCorners, RuleOptions, Standing,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-
-/// The boards of the family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum BoardName {
-    /// The six-pointed star of Chinese checkers (121 cells with arm size 4).
-    Star,
-    /// Square Halma, 16 x 16.
-    Square16,
-    /// Square Halma, 10 x 10.
-    Square10,
-    /// Square Halma, 8 x 8.
-    Square8,
-}
-
-impl From<BoardName> for rules::BoardKind {
-    fn from(b: BoardName) -> Self {
-        match b {
-            BoardName::Star => rules::BoardKind::Star,
-            BoardName::Square16 => rules::BoardKind::Square16,
-            BoardName::Square10 => rules::BoardKind::Square10,
-            BoardName::Square8 => rules::BoardKind::Square8,
-        }
-    }
-}
-
-impl From<rules::BoardKind> for BoardName {
-    fn from(b: rules::BoardKind) -> Self {
-        match b {
-            rules::BoardKind::Star => BoardName::Star,
-            rules::BoardKind::Square16 => BoardName::Square16,
-            rules::BoardKind::Square10 => BoardName::Square10,
-            rules::BoardKind::Square8 => BoardName::Square8,
-        }
-    }
-}
-
-/// Where pieces may go in corners or camps that are neither their home nor their goal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ForeignCornersRule {
-    /// Pass through and stop there.
-    Allowed,
-    /// Jump through, but not end a move there.
-    PassOnly,
-    /// Never enter.
-    Forbidden,
-}
-
-/// Which steps count as backward and are not allowed (square boards).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum BackwardStepsRule {
-    /// All steps allowed.
-    Allowed,
-    /// Not the step straight back (diagonally towards the own corner).
-    NoStraightBack,
-    /// Not the three steps with a backward part.
-    NoBackward,
-}
-
-/// Rule options of a new game. Every field is optional: an absent one takes the rule book's
-/// default for the board and player count (see `GET /v1/rules/options`). An option that does
-/// not apply to the board or player count is rejected (422 `invalid_setup`), never ignored.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(default, deny_unknown_fields)]
-pub struct RuleOptions {
-    /// Star: cells per side of each corner triangle (2 to 5; default 4: 121 cells, 10 pieces).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub arm_size: Option<u8>,
-    /// A piece in its goal never leaves it, not even inside a jump chain (default on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub goal_lock: Option<bool>,
-    /// A goal with no empty cell and at least one own piece counts as filled, other players'
-    /// pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
-    /// and 16 x 16, off where leave-home is on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub anti_blocking: Option<bool>,
-    /// The anti-blocking rule's grace period: another player's piece in a goal counts towards
-    /// filling it only once its owner has finished, is out, or has made this many own moves
-    /// (default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
-    /// on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub anti_blocking_grace: Option<u16>,
-    /// After the first finish, the others play on for places (default on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub play_on: Option<bool>,
-    /// Star, 4 or 6 players: partners in opposite corners win together (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub teams: Option<bool>,
-    /// Star, 2 players: home corner plus the row in front of it, 15 pieces (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fifteen_pieces: Option<bool>,
-    /// Star: only the six cells nearest each tip (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub six_pieces: Option<bool>,
-    /// 16 x 16, 2 players: camps of 13 instead of 19 (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub small_camps: Option<bool>,
-    /// Star, 2 players: colour sets per player, 1 to 3 (default 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub colours_per_player: Option<u8>,
-    /// Star: long symmetric jumps (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub long_jumps: Option<bool>,
-    /// A player with a piece at home after their N-th move loses (default on for 8 x 8, 10 x 10).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leave_home: Option<bool>,
-    /// The N of `leave_home` (default 40 star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leave_home_moves: Option<u16>,
-    /// Corners or camps that are neither home nor goal (default `allowed`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub foreign_corners: Option<ForeignCornersRule>,
-    /// Third occurrence of a placement with the same player to move is a draw (default on for
-    /// 2-player square games).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repetition_draw: Option<bool>,
-    /// Square: backward steps (default `allowed`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backward_steps: Option<BackwardStepsRule>,
-    /// Square: steps only diagonally (default off).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub diagonal_steps_only: Option<bool>,
-}
-
-impl From<&RuleOptions> for rules::RuleOptions {
-    fn from(o: &RuleOptions) -> Self {
-        rules::RuleOptions {
-            arm_size: o.arm_size,
-            goal_lock: o.goal_lock,
-            anti_blocking: o.anti_blocking,
-            anti_blocking_grace: o.anti_blocking_grace,
-            play_on: o.play_on,
-            teams: o.teams,
-            fifteen_pieces: o.fifteen_pieces,
-            six_pieces: o.six_pieces,
-            small_camps: o.small_camps,
-            colours_per_player: o.colours_per_player,
-            long_jumps: o.long_jumps,
-            leave_home: o.leave_home,
-            leave_home_moves: o.leave_home_moves,
-            foreign_corners: o.foreign_corners.map(|f| match f {
-                ForeignCornersRule::Allowed => rules::ForeignCorners::Allowed,
-                ForeignCornersRule::PassOnly => rules::ForeignCorners::PassOnly,
-                ForeignCornersRule::Forbidden => rules::ForeignCorners::Forbidden,
-            }),
-            repetition_draw: o.repetition_draw,
-            backward_steps: o.backward_steps.map(backward_from),
-            diagonal_steps_only: o.diagonal_steps_only,
-        }
-    }
-}
-
-fn backward_from(b: BackwardStepsRule) -> rules::BackwardSteps {
-    match b {
-        BackwardStepsRule::Allowed => rules::BackwardSteps::Allowed,
-        BackwardStepsRule::NoStraightBack => rules::BackwardSteps::NoStraightBack,
-        BackwardStepsRule::NoBackward => rules::BackwardSteps::NoBackward,
-    }
-}
-
-fn foreign_to(f: rules::ForeignCorners) -> ForeignCornersRule {
-    match f {
-        rules::ForeignCorners::Allowed => ForeignCornersRule::Allowed,
-        rules::ForeignCorners::PassOnly => ForeignCornersRule::PassOnly,
-        rules::ForeignCorners::Forbidden => ForeignCornersRule::Forbidden,
-    }
-}
-
-fn backward_to(b: rules::BackwardSteps) -> BackwardStepsRule {
-    match b {
-        rules::BackwardSteps::Allowed => BackwardStepsRule::Allowed,
-        rules::BackwardSteps::NoStraightBack => BackwardStepsRule::NoStraightBack,
-        rules::BackwardSteps::NoBackward => BackwardStepsRule::NoBackward,
-    }
-}
-
-impl From<&rules::RuleOptions> for RuleOptions {
-    fn from(o: &rules::RuleOptions) -> Self {
-        RuleOptions {
-            arm_size: o.arm_size,
-            goal_lock: o.goal_lock,
-            anti_blocking: o.anti_blocking,
-            anti_blocking_grace: o.anti_blocking_grace,
-            play_on: o.play_on,
-            teams: o.teams,
-            fifteen_pieces: o.fifteen_pieces,
-            six_pieces: o.six_pieces,
-            small_camps: o.small_camps,
-            colours_per_player: o.colours_per_player,
-            long_jumps: o.long_jumps,
-            leave_home: o.leave_home,
-            leave_home_moves: o.leave_home_moves,
-            foreign_corners: o.foreign_corners.map(foreign_to),
-            repetition_draw: o.repetition_draw,
-            backward_steps: o.backward_steps.map(backward_to),
-            diagonal_steps_only: o.diagonal_steps_only,
-        }
-    }
-}
 
 /// The rules in force for a game, every default filled in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -238,34 +44,53 @@ pub struct RulesInForce {
     /// The leave-home move limit, when that rule is on.
     pub leave_home_moves: Option<u16>,
     /// Foreign corners.
-    pub foreign_corners: ForeignCornersRule,
+    pub foreign_corners: ForeignCorners,
     /// Draw by three-fold repetition.
     pub repetition_draw: bool,
     /// Backward steps.
-    pub backward_steps: BackwardStepsRule,
+    pub backward_steps: BackwardSteps,
     /// Diagonal steps only.
     pub diagonal_steps_only: bool,
 }
 
 impl From<&rules::Options> for RulesInForce {
     fn from(o: &rules::Options) -> Self {
+        // Every field by name, none left to `..`: a new rule fails to compile until it is shown.
+        let rules::Options {
+            arm_size,
+            goal_lock,
+            anti_blocking,
+            anti_blocking_grace,
+            play_on,
+            teams,
+            fifteen_pieces,
+            six_pieces,
+            small_camps,
+            colours_per_player,
+            long_jumps,
+            leave_home_moves,
+            foreign_corners,
+            repetition_draw,
+            backward_steps,
+            diagonal_steps_only,
+        } = *o;
         RulesInForce {
-            arm_size: (o.arm_size != 0).then_some(o.arm_size),
-            goal_lock: o.goal_lock,
-            anti_blocking: o.anti_blocking,
-            anti_blocking_grace: o.anti_blocking_grace,
-            play_on: o.play_on,
-            teams: o.teams,
-            fifteen_pieces: o.fifteen_pieces,
-            six_pieces: o.six_pieces,
-            small_camps: o.small_camps,
-            colours_per_player: o.colours_per_player,
-            long_jumps: o.long_jumps,
-            leave_home_moves: o.leave_home_moves,
-            foreign_corners: foreign_to(o.foreign_corners),
-            repetition_draw: o.repetition_draw,
-            backward_steps: backward_to(o.backward_steps),
-            diagonal_steps_only: o.diagonal_steps_only,
+            arm_size: (arm_size != 0).then_some(arm_size),
+            goal_lock,
+            anti_blocking,
+            anti_blocking_grace,
+            play_on,
+            teams,
+            fifteen_pieces,
+            six_pieces,
+            small_camps,
+            colours_per_player,
+            long_jumps,
+            leave_home_moves,
+            foreign_corners,
+            repetition_draw,
+            backward_steps,
+            diagonal_steps_only,
         }
     }
 }
@@ -298,10 +123,11 @@ pub struct SeatRequest {
 #[serde(deny_unknown_fields)]
 pub struct CreateGameRequest {
     /// The board.
-    pub board: BoardName,
+    pub board: BoardKind,
     /// Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8.
     pub players: u8,
-    /// Rule options; absent ones take the defaults.
+    /// Rule options; absent ones take the defaults (see `GET /v1/rules/options`), and one that
+    /// does not apply to the board or player count is rejected (422 `invalid_setup`).
     #[serde(default)]
     pub options: RuleOptions,
     /// The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
@@ -370,35 +196,6 @@ pub enum GameStatus {
     Finished,
 }
 
-/// How a group of seats came to its place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Standing {
-    /// Filled its goal(s).
-    Finished,
-    /// Was the last one left.
-    Last,
-    /// Lost by the leave-home rule.
-    LeftHomeTooLate,
-    /// Still playing when the game was drawn.
-    Drawn,
-    /// Still playing when the game ended at the first finish (play-on off).
-    Unplaced,
-}
-
-/// Why a game was drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DrawReason {
-    /// The same placement with the same player to move occurred for the third time.
-    Repetition,
-    /// Nobody still playing had a legal move.
-    NoLegalMoves,
-    /// Nobody still playing could ever finish: each had a piece walled in for good by the
-    /// pieces of players out of the game, and too few pieces left to fill that goal.
-    Deadlock,
-}
-
 /// One place of the final ranking.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PlaceView {
@@ -449,7 +246,7 @@ pub struct GameView {
     /// the `ETag`.
     pub version: u64,
     /// The board.
-    pub board: BoardName,
+    pub board: BoardKind,
     /// Number of players.
     pub players: u8,
     /// The options the game was created with.
@@ -605,7 +402,7 @@ pub struct GameRecord {
     /// The game's version.
     pub version: u64,
     /// The board.
-    pub board: BoardName,
+    pub board: BoardKind,
     /// Number of players.
     pub players: u8,
     /// The options the game was created with.
@@ -657,7 +454,7 @@ pub struct CornerView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct BoardView {
     /// The board.
-    pub board: BoardName,
+    pub board: BoardKind,
     /// The star's arm size (absent on square boards).
     pub arm_size: Option<u8>,
     /// Line directions: 6 on the star, 8 on square boards.
@@ -681,7 +478,7 @@ pub struct BoardList {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct BoardSummary {
     /// The board.
-    pub board: BoardName,
+    pub board: BoardKind,
     /// Cells of the default geometry.
     pub cells: u16,
     /// Player counts offered.
@@ -707,7 +504,7 @@ pub struct RuleOptionInfo {
     /// For `choice`: the values; for `integer`: the allowed range, e.g. `2..=5`.
     pub values: Vec<String>,
     /// The boards it applies to.
-    pub boards: Vec<BoardName>,
+    pub boards: Vec<BoardKind>,
     /// The default, in words (it may depend on the board and player count).
     pub default: String,
     /// What it does.

@@ -30,9 +30,9 @@ pub async fn create(
     req: &CreateGameRequest,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
     let setup = GameSetup {
-        board: req.board.into(),
+        board: req.board,
         players: req.players,
-        options: (&req.options).into(),
+        options: req.options.clone(),
     };
     let variant = state.variants.get(&setup)?;
     let seats = seat_list(req)?;

@@ -5,8 +5,8 @@ use std::time::Duration;
 use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, Seat, Variant};
 
 use crate::api::{
-    ArmyView, DrawReason, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves,
-    MoveView, PlaceView, RuleOptions, RulesInForce, SeatKind, SeatView, Standing, SuggestionView,
+    ArmyView, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves, MoveView,
+    PlaceView, RulesInForce, SeatKind, SeatView, SuggestionView,
 };
 use crate::games::document::{Header, PlayedBy};
 use crate::store::Version;
@@ -104,24 +104,14 @@ pub fn result_view(outcome: &Outcome) -> GameResult {
         winner: outcome
             .winner()
             .map(|seats| seats.iter().map(|s| s.index()).collect()),
-        draw: outcome.draw.map(|d| match d {
-            halma_rules::DrawReason::Repetition => DrawReason::Repetition,
-            halma_rules::DrawReason::NoLegalMoves => DrawReason::NoLegalMoves,
-            halma_rules::DrawReason::Deadlock => DrawReason::Deadlock,
-        }),
+        draw: outcome.draw,
         ranking: outcome
             .ranking
             .iter()
             .map(|p| PlaceView {
                 place: p.place,
                 seats: p.seats.iter().map(|s| s.index()).collect(),
-                standing: match p.standing {
-                    halma_rules::Standing::Finished => Standing::Finished,
-                    halma_rules::Standing::Last => Standing::Last,
-                    halma_rules::Standing::LeftHomeTooLate => Standing::LeftHomeTooLate,
-                    halma_rules::Standing::Drawn => Standing::Drawn,
-                    halma_rules::Standing::Unplaced => Standing::Unplaced,
-                },
+                standing: p.standing,
             })
             .collect(),
     }
@@ -167,9 +157,9 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
     GameView {
         id: id.to_owned(),
         version,
-        board: variant.setup().board.into(),
+        board: variant.setup().board,
         players: variant.players(),
-        options: RuleOptions::from(&variant.setup().options),
+        options: variant.setup().options.clone(),
         rules: RulesInForce::from(variant.options()),
         seats,
         armies,
@@ -202,9 +192,9 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
     GameRecord {
         id: id.to_owned(),
         version,
-        board: variant.setup().board.into(),
+        board: variant.setup().board,
         players: variant.players(),
-        options: RuleOptions::from(&variant.setup().options),
+        options: variant.setup().options.clone(),
         first_seat: game.first().index(),
         export: export_text(id, header, game, &moves),
         moves,

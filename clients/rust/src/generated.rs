@@ -1063,41 +1063,42 @@ for 2-player square games).*/
             Default::default()
         }
     }
-    ///The rules in force for a game, every default filled in.
+    /**The options in force for one game, every default filled in (the fields are those of
+`RuleOptions`).*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct RulesInForce {
-        ///Anti-blocking rule.
+        ///The anti-blocking rule (`anti_blocking`).
         pub anti_blocking: bool,
-        /**The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
-and when the anti-blocking rule is off).*/
+        /**The anti-blocking rule's grace period in own moves of a piece's owner
+(`anti_blocking_grace`): 0 without grace, and when the anti-blocking rule is off.*/
         pub anti_blocking_grace: u16,
-        ///Star arm size (absent on square boards).
+        ///The star's arm size, absent on square boards (where this field holds 0).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arm_size: ::std::option::Option<u8>,
         pub backward_steps: BackwardStepsRule,
-        ///Colour sets per player.
+        ///Colour sets per player (`colours_per_player`).
         pub colours_per_player: u8,
-        ///Diagonal steps only.
+        ///Diagonal steps only (`diagonal_steps_only`).
         pub diagonal_steps_only: bool,
-        ///Fifteen pieces.
+        ///Fifteen pieces (`fifteen_pieces`).
         pub fifteen_pieces: bool,
         pub foreign_corners: ForeignCornersRule,
-        ///Goal lock.
+        ///The goal lock (`goal_lock`).
         pub goal_lock: bool,
-        ///The leave-home move limit, when that rule is on.
+        ///The leave-home move limit, when that rule is on (`leave_home`, `leave_home_moves`).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub leave_home_moves: ::std::option::Option<u16>,
-        ///Long jumps.
+        ///Long jumps (`long_jumps`).
         pub long_jumps: bool,
-        ///Play on for places.
+        ///Play on for places (`play_on`).
         pub play_on: bool,
-        ///Draw by three-fold repetition.
+        ///Draw by three-fold repetition (`repetition_draw`).
         pub repetition_draw: bool,
-        ///Six pieces.
+        ///Six pieces (`six_pieces`).
         pub six_pieces: bool,
-        ///13-cell camps on 16 x 16 with 2 players.
+        ///13-cell camps on 16 x 16 with 2 players (`small_camps`).
         pub small_camps: bool,
-        ///Teams.
+        ///Teams (`teams`).
         pub teams: bool,
     }
     impl RulesInForce {

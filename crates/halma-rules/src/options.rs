@@ -177,43 +177,61 @@ pub const fn board_leave_home_moves(board: BoardKind) -> u16 {
     }
 }
 
-/// The options in force for one game, every default filled in.
+/// The options in force for one game, every default filled in (the fields are those of
+/// `RuleOptions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RulesInForce))]
 #[allow(clippy::struct_excessive_bools)] // each flag is one independent rule of the rule book
 pub struct Options {
-    /// Star arm size (0 on square boards).
+    /// The star's arm size, absent on square boards (where this field holds 0).
+    #[cfg_attr(feature = "serde", serde(default, with = "arm_size_on_the_star"))]
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<u8>))]
     pub arm_size: u8,
-    /// See [`RuleOptions::goal_lock`].
+    /// The goal lock (`goal_lock`).
     pub goal_lock: bool,
-    /// See [`RuleOptions::anti_blocking`].
+    /// The anti-blocking rule (`anti_blocking`).
     pub anti_blocking: bool,
-    /// See [`RuleOptions::anti_blocking_grace`]; 0 when the anti-blocking rule is off.
+    /// The anti-blocking rule's grace period in own moves of a piece's owner
+    /// (`anti_blocking_grace`): 0 without grace, and when the anti-blocking rule is off.
     pub anti_blocking_grace: u16,
-    /// See [`RuleOptions::play_on`].
+    /// Play on for places (`play_on`).
     pub play_on: bool,
-    /// See [`RuleOptions::teams`].
+    /// Teams (`teams`).
     pub teams: bool,
-    /// See [`RuleOptions::fifteen_pieces`].
+    /// Fifteen pieces (`fifteen_pieces`).
     pub fifteen_pieces: bool,
-    /// See [`RuleOptions::six_pieces`].
+    /// Six pieces (`six_pieces`).
     pub six_pieces: bool,
-    /// See [`RuleOptions::small_camps`].
+    /// 13-cell camps on 16 x 16 with 2 players (`small_camps`).
     pub small_camps: bool,
-    /// See [`RuleOptions::colours_per_player`].
+    /// Colour sets per player (`colours_per_player`).
     pub colours_per_player: u8,
-    /// See [`RuleOptions::long_jumps`].
+    /// Long jumps (`long_jumps`).
     pub long_jumps: bool,
-    /// The leave-home move limit, if that rule is on.
+    /// The leave-home move limit, when that rule is on (`leave_home`, `leave_home_moves`).
     pub leave_home_moves: Option<u16>,
-    /// See [`RuleOptions::foreign_corners`].
+    /// Foreign corners (`foreign_corners`).
     pub foreign_corners: ForeignCorners,
-    /// See [`RuleOptions::repetition_draw`].
+    /// Draw by three-fold repetition (`repetition_draw`).
     pub repetition_draw: bool,
-    /// See [`RuleOptions::backward_steps`].
+    /// Backward steps (`backward_steps`).
     pub backward_steps: BackwardSteps,
-    /// See [`RuleOptions::diagonal_steps_only`].
+    /// Diagonal steps only (`diagonal_steps_only`).
     pub diagonal_steps_only: bool,
+}
+
+/// The serde form of [`Options::arm_size`]: the arm size on the star, absent (`null`) on square
+/// boards.
+#[cfg(feature = "serde")]
+mod arm_size_on_the_star {
+    pub(super) fn serialize<S: serde::Serializer>(arm: &u8, to: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&(*arm != 0).then_some(*arm), to)
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(from: D) -> Result<u8, D::Error> {
+        Ok(<Option<u8> as serde::Deserialize>::deserialize(from)?.unwrap_or(0))
+    }
 }
 
 /// Why a set of options does not fit a board or player count.
@@ -577,6 +595,23 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(star_leave.leave_home_moves, Some(40));
         assert!(!star_leave.anti_blocking);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn the_serde_form_has_an_arm_size_on_the_star_only() {
+        for (board, arm) in [
+            (BoardKind::Star, serde_json::json!(4)),
+            (BoardKind::Square8, serde_json::Value::Null),
+        ] {
+            let options = RuleOptions::default()
+                .resolve(board, 2)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let value = serde_json::to_value(options).unwrap_or_default();
+            assert_eq!(value["arm_size"], arm, "{board:?}");
+            let back: Option<Options> = serde_json::from_value(value).ok();
+            assert_eq!(back, Some(options), "{board:?}");
+        }
     }
 
     #[test]

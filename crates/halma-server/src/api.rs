@@ -4,96 +4,14 @@
 //! named in the notation (`e5`), seats are numbered from 0 in turn order, enums are snake_case
 //! strings. Request bodies reject unknown fields.
 //!
-//! Where the rules crate's own type is what goes on the wire (the board, the rule options, a
-//! standing, a draw reason), the API uses it as it is, with the schema the rules crate derives
-//! behind its `utoipa` feature; schema names stay those of the API (`BoardName`,
-//! `ForeignCornersRule`, `BackwardStepsRule`).
+//! Where the rules crate's own type is what goes on the wire (the board, the rule options asked
+//! for and in force, a standing, a draw reason), the API uses it as it is, with the schema the
+//! rules crate derives behind its `utoipa` feature; schema names stay those of the API
+//! (`BoardName`, `ForeignCornersRule`, `BackwardStepsRule`, `RulesInForce`).
 
-use halma_rules::{
-    self as rules, BackwardSteps, BoardKind, DrawReason, ForeignCorners, RuleOptions, Standing,
-};
+use halma_rules::{self as rules, BoardKind, DrawReason, RuleOptions, Standing};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-
-/// The rules in force for a game, every default filled in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct RulesInForce {
-    /// Star arm size (absent on square boards).
-    pub arm_size: Option<u8>,
-    /// Goal lock.
-    pub goal_lock: bool,
-    /// Anti-blocking rule.
-    pub anti_blocking: bool,
-    /// The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
-    /// and when the anti-blocking rule is off).
-    pub anti_blocking_grace: u16,
-    /// Play on for places.
-    pub play_on: bool,
-    /// Teams.
-    pub teams: bool,
-    /// Fifteen pieces.
-    pub fifteen_pieces: bool,
-    /// Six pieces.
-    pub six_pieces: bool,
-    /// 13-cell camps on 16 x 16 with 2 players.
-    pub small_camps: bool,
-    /// Colour sets per player.
-    pub colours_per_player: u8,
-    /// Long jumps.
-    pub long_jumps: bool,
-    /// The leave-home move limit, when that rule is on.
-    pub leave_home_moves: Option<u16>,
-    /// Foreign corners.
-    pub foreign_corners: ForeignCorners,
-    /// Draw by three-fold repetition.
-    pub repetition_draw: bool,
-    /// Backward steps.
-    pub backward_steps: BackwardSteps,
-    /// Diagonal steps only.
-    pub diagonal_steps_only: bool,
-}
-
-impl From<&rules::Options> for RulesInForce {
-    fn from(o: &rules::Options) -> Self {
-        // Every field by name, none left to `..`: a new rule fails to compile until it is shown.
-        let rules::Options {
-            arm_size,
-            goal_lock,
-            anti_blocking,
-            anti_blocking_grace,
-            play_on,
-            teams,
-            fifteen_pieces,
-            six_pieces,
-            small_camps,
-            colours_per_player,
-            long_jumps,
-            leave_home_moves,
-            foreign_corners,
-            repetition_draw,
-            backward_steps,
-            diagonal_steps_only,
-        } = *o;
-        RulesInForce {
-            arm_size: (arm_size != 0).then_some(arm_size),
-            goal_lock,
-            anti_blocking,
-            anti_blocking_grace,
-            play_on,
-            teams,
-            fifteen_pieces,
-            six_pieces,
-            small_camps,
-            colours_per_player,
-            long_jumps,
-            leave_home_moves,
-            foreign_corners,
-            repetition_draw,
-            backward_steps,
-            diagonal_steps_only,
-        }
-    }
-}
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -252,7 +170,7 @@ pub struct GameView {
     /// The options the game was created with.
     pub options: RuleOptions,
     /// The rules in force (every default filled in).
-    pub rules: RulesInForce,
+    pub rules: rules::Options,
     /// The seats.
     pub seats: Vec<SeatView>,
     /// The armies.

@@ -40,7 +40,7 @@ use crate::routes::health::{self, Liveness, Readiness};
         halma_rules::ForeignCorners,
         halma_rules::BackwardSteps,
         halma_rules::RuleOptions,
-        api::RulesInForce,
+        halma_rules::Options,
         api::SeatKind,
         api::SeatRequest,
         api::CreateGameRequest,

@@ -6,7 +6,7 @@ use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, S
 
 use crate::api::{
     ArmyView, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves, MoveView,
-    PlaceView, RulesInForce, SeatKind, SeatView, SuggestionView,
+    PlaceView, SeatKind, SeatView, SuggestionView,
 };
 use crate::games::document::{Header, PlayedBy};
 use crate::store::Version;
@@ -160,7 +160,7 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
         board: variant.setup().board,
         players: variant.players(),
         options: variant.setup().options.clone(),
-        rules: RulesInForce::from(variant.options()),
+        rules: *variant.options(),
         seats,
         armies,
         first_seat: game.first().index(),

@@ -254,7 +254,7 @@ async fn every_board_and_player_count() {
     }
     let c = api.created(json!({"board": "star", "players": 2, "options": {"arm_size": 3, "colours_per_player": 2}})).await;
     assert_eq!(c.game.armies.len(), 4);
-    assert_eq!(c.game.rules.arm_size, Some(3));
+    assert_eq!(c.game.rules.arm_size, 3);
 }
 
 #[tokio::test]

@@ -288,37 +288,13 @@ mod tests {
     #[test]
     fn a_document_splits_into_header_and_game_and_joins_back_unchanged(
     ) -> Result<(), Box<dyn Error>> {
-        let setup = GameSetup {
-            board: BoardKind::Star,
-            players: 2,
-            options: halma_rules::RuleOptions::default(),
+        let (mut header, game) = one_move_game(BoardKind::Star)?;
+        header.seats[1] = StoredSeat {
+            name: "AI level 3".into(),
+            kind: PlayedBy::Ai,
+            level: Some(3),
         };
-        let variant = Arc::new(Variant::new(&setup)?);
-        let first = variant.seat(0).ok_or("no seat 0")?;
-        let mut game = Game::new(Arc::clone(&variant), first);
-        let legal = game.legal_moves();
-        let first_move = legal.first().ok_or("no legal move")?;
-        game.play(&MoveInput::FromTo(first_move.mv.from, first_move.mv.to))?;
-        let header = Header {
-            created_at: 1_700_000_000,
-            seats: vec![
-                StoredSeat {
-                    name: "Ada".into(),
-                    kind: PlayedBy::Human,
-                    level: None,
-                },
-                StoredSeat {
-                    name: "AI level 3".into(),
-                    kind: PlayedBy::Ai,
-                    level: Some(3),
-                },
-            ],
-            host_token: TokenHash::of("host"),
-            seat_tokens: vec![TokenHash::of("seat 0"), TokenHash::of("seat 1")],
-            ai_time_ms: 200,
-            start_position: "start".into(),
-            rematch_of: Some("earlier".into()),
-        };
+        header.rematch_of = Some("earlier".into());
         let json = Document::new(&header, game.snapshot()).to_json()?;
         let (read, snapshot) = Document::parse(&json)?.into_parts();
         assert_eq!(snapshot, game.snapshot());

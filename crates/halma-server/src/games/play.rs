@@ -6,7 +6,7 @@ use std::sync::Arc;
 use halma_rules::{notation, Game, IllegalMove, MoveInput, Variant};
 
 use super::document::{Header, PlayedBy};
-use super::{ai, authorize, authorize_host, load, parse_cell, remember, views, Actor, Loaded};
+use super::{ai, authorize, load, parse_cell, remember, views, Actor, Loaded};
 use crate::api::{MoveOutcome, MoveView, PlayMoveRequest};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
@@ -63,15 +63,8 @@ pub async fn play(
     expected: Version,
     req: &PlayMoveRequest,
 ) -> Result<(Version, MoveOutcome), ApiError> {
-    let Loaded {
-        version,
-        header,
-        game,
-    } = load(state, id).await?;
-    let actor = authorize(&header, token)?;
-    if version != expected {
-        return Err(ApiError::VersionMismatch { current: version });
-    }
+    let (actor, Loaded { header, game, .. }) =
+        load_to_write(state, id, token, false, expected).await?;
     let input = move_input(game.variant(), req)?;
     let Some(to_move) = game.to_move() else {
         return Err(IllegalMove::GameOver.into());
@@ -107,15 +100,7 @@ pub async fn ai_turns(
     token: &str,
     expected: Version,
 ) -> Result<(Version, MoveOutcome), ApiError> {
-    let Loaded {
-        version,
-        header,
-        game,
-    } = load(state, id).await?;
-    authorize_host(&header, token)?;
-    if version != expected {
-        return Err(ApiError::VersionMismatch { current: version });
-    }
+    let (_, Loaded { header, game, .. }) = load_to_write(state, id, token, true, expected).await?;
     let Some(to_move) = game.to_move() else {
         return Err(IllegalMove::GameOver.into());
     };
@@ -132,6 +117,32 @@ pub async fn ai_turns(
     let mut played = Vec::new();
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
     save(state, id, expected, header, game, played).await
+}
+
+/// Reads a game to change it at version `expected` with `token` (the host's when `host_only`),
+/// and who the token speaks for. The token is checked before the version.
+///
+/// # Errors
+/// 404, 403 for a token that does not grant the change, 412 when the game is no longer at
+/// `expected`, 503.
+async fn load_to_write(
+    state: &AppState,
+    id: &str,
+    token: &str,
+    host_only: bool,
+    expected: Version,
+) -> Result<(Actor, Loaded), ApiError> {
+    let loaded = load(state, id).await?;
+    let actor = authorize(&loaded.header, token)?;
+    if host_only && actor != Actor::Host {
+        return Err(ApiError::InvalidToken);
+    }
+    if loaded.version != expected {
+        return Err(ApiError::VersionMismatch {
+            current: loaded.version,
+        });
+    }
+    Ok((actor, loaded))
 }
 
 /// Stores `game` over version `expected` and caches it at the new version.

@@ -261,7 +261,8 @@ export interface components {
             seat: number;
         };
         /**
-         * @description Which steps count as backward and are not allowed (square boards).
+         * @description Which steps count as backward and are not allowed (square variants). Jumps are never
+         *     restricted.
          * @enum {string}
          */
         BackwardStepsRule: "allowed" | "no_straight_back" | "no_backward";
@@ -271,7 +272,7 @@ export interface components {
             boards: components["schemas"]["BoardSummary"][];
         };
         /**
-         * @description The boards of the family.
+         * @description The kinds of board of the family.
          * @enum {string}
          */
         BoardName: "star" | "square16" | "square10" | "square8";
@@ -359,7 +360,10 @@ export interface components {
              * @description The seat that moves first; absent: drawn by lot.
              */
             first_seat?: number | null;
-            /** @description Rule options; absent ones take the defaults. */
+            /**
+             * @description Rule options; absent ones take the defaults (see `GET /v1/rules/options`), and one that
+             *     does not apply to the board or player count is rejected (422 `invalid_setup`).
+             */
             options?: components["schemas"]["RuleOptions"];
             /**
              * Format: u-int8
@@ -380,12 +384,13 @@ export interface components {
             tokens: components["schemas"]["GameTokens"];
         };
         /**
-         * @description Why a game was drawn.
+         * @description Why a game ended in a draw.
          * @enum {string}
          */
         DrawReason: "repetition" | "no_legal_moves" | "deadlock";
         /**
-         * @description Where pieces may go in corners or camps that are neither their home nor their goal.
+         * @description Where a piece may go in corners (star) or camps (square) that are neither its home nor its
+         *     goal.
          * @enum {string}
          */
         ForeignCornersRule: "allowed" | "pass_only" | "forbidden";
@@ -599,13 +604,10 @@ export interface components {
             version?: number | null;
         };
         /**
-         * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`.
-         *
-         *     Codes: `game_not_found`, `not_found`, `method_not_allowed`, `missing_token`,
-         *     `invalid_token`, `version_mismatch` (with `current_version`), `precondition_required`,
-         *     `illegal_move` and `invalid_setup` (with `reason`), `bad_request`, `invalid_json`,
-         *     `bad_notation`, `unsupported_media_type`, `payload_too_large` (with `limit_bytes`),
-         *     `store_unavailable` (status 503, with a `Retry-After` header) and `internal`.
+         * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
+         *     `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
+         *     `reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+         *     a `Retry-After` header.
          * @example {
          *       "code": "version_mismatch",
          *       "current_version": 8,
@@ -617,7 +619,7 @@ export interface components {
          */
         Problem: {
             /** @description The stable machine-readable error code. */
-            code: string;
+            code: components["schemas"]["ProblemCode"];
             /**
              * Format: u-int64
              * @description With `version_mismatch`: the game's current version.
@@ -630,8 +632,7 @@ export interface components {
              * @description With `payload_too_large`: the body size limit in bytes, when known.
              */
             limit_bytes?: number | null;
-            /** @description With `illegal_move` and `invalid_setup`: the rule's reason code. */
-            reason?: string | null;
+            reason?: components["schemas"]["ProblemReason"] | null;
             /**
              * Format: u-int16
              * @description The HTTP status code.
@@ -642,6 +643,18 @@ export interface components {
             /** @description Identifies the problem type: `urn:halma:problem:` followed by the `code`. */
             type: string;
         };
+        /**
+         * @description The stable machine-readable `code` of a problem document; each code comes with one HTTP
+         *     status.
+         * @enum {string}
+         */
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "internal";
+        /**
+         * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
+         *     why the setup cannot be played.
+         * @enum {string}
+         */
+        ProblemReason: "game_over" | "path_too_short" | "empty_cell" | "not_your_piece" | "cell_occupied" | "goal_locked" | "foreign_corner" | "forbidden_camp" | "step_direction" | "not_a_jump" | "step_in_chain" | "returns_to_start" | "unreachable" | "not_your_turn" | "not_ai_turn" | "players" | "option" | "first_seat" | "seats";
         /** @description The answer of `/readyz` when the instance can serve games. */
         Readiness: {
             /**
@@ -676,30 +689,33 @@ export interface components {
             options: components["schemas"]["RuleOptionInfo"][];
         };
         /**
-         * @description Rule options of a new game. Every field is optional: an absent one takes the rule book's
-         *     default for the board and player count (see `GET /v1/rules/options`). An option that does
-         *     not apply to the board or player count is rejected (422 `invalid_setup`), never ignored.
+         * @description The rule options a game is created with. Every field is optional: an absent one takes the
+         *     rule book's default for the board and player count, and one that does not apply to the board
+         *     or player count is an error, never ignored. (`resolve` fills in the defaults; `catalogue`
+         *     lists every option with its values, boards and default.)
          */
         RuleOptions: {
             /**
-             * @description A goal with no empty cell and at least one own piece counts as filled, other players'
-             *     pieces filling the rest as blockers (see `anti_blocking_grace`); default on for the star
-             *     and 16 x 16, off where leave-home is on.
+             * @description A goal counts as filled when it has no empty cell and at least one of the owner's pieces,
+             *     other players' pieces filling the rest as blockers (see `anti_blocking_grace`); default on
+             *     for the star and 16 x 16, off where leave-home is on.
              * @default null
              */
             anti_blocking?: boolean | null;
             /**
              * Format: u-int16
              * @description The anti-blocking rule's grace period: another player's piece in a goal counts towards
-             *     filling it only once its owner has finished, is out, or has made this many own moves
-             *     (default: the board's leave-home number, 40 on the star, 50 on 16 x 16 and 10 x 10, 30
-             *     on 8 x 8; 0 counts every piece at once). Only with the anti-blocking rule on.
+             *     filling it only when its owner has finished, is out of the game, or has made at least
+             *     this many own moves. Default: the board's leave-home number (40 on the star, 50 on
+             *     16 x 16 and 10 x 10, 30 on 8 x 8); 0 counts every piece at once (the rule without
+             *     grace). Only with the anti-blocking rule on.
              * @default null
              */
             anti_blocking_grace?: number | null;
             /**
              * Format: u-int8
-             * @description Star: cells per side of each corner triangle (2 to 5; default 4: 121 cells, 10 pieces).
+             * @description Star: cells per side of each corner triangle: 4 (default, 121 cells, 10 pieces), 3 (73
+             *     cells, 6 pieces), or 2 or 5.
              * @default null
              */
             arm_size?: number | null;
@@ -707,116 +723,121 @@ export interface components {
             backward_steps?: components["schemas"]["BackwardStepsRule"] | null;
             /**
              * Format: u-int8
-             * @description Star, 2 players: colour sets per player, 1 to 3 (default 1).
+             * @description Star, 2 players: colour sets per player, 1 (default), 2 or 3.
              * @default null
              */
             colours_per_player?: number | null;
             /**
-             * @description Square: steps only diagonally (default off).
+             * @description Square: steps only diagonally; jumps still use all eight directions (default off).
              * @default null
              */
             diagonal_steps_only?: boolean | null;
             /**
-             * @description Star, 2 players: home corner plus the row in front of it, 15 pieces (default off).
+             * @description Star, 2 players: the home corner plus the row of cells in front of it (15 pieces on the
+             *     standard board; default off).
              * @default null
              */
             fifteen_pieces?: boolean | null;
             /** @default null */
             foreign_corners?: components["schemas"]["ForeignCornersRule"] | null;
             /**
-             * @description A piece in its goal never leaves it, not even inside a jump chain (default on).
+             * @description A piece in its goal area never leaves it, not even in the middle of a chain (default on).
              * @default null
              */
             goal_lock?: boolean | null;
             /**
-             * @description A player with a piece at home after their N-th move loses (default on for 8 x 8, 10 x 10).
+             * @description A player with a piece in their home area after their own N-th move loses (default on for
+             *     8 x 8 and 10 x 10).
              * @default null
              */
             leave_home?: boolean | null;
             /**
              * Format: u-int16
-             * @description The N of `leave_home` (default 40 star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16).
+             * @description The N of `leave_home`: default 40 on the star, 30 on 8 x 8, 50 on 10 x 10 and 16 x 16.
              * @default null
              */
             leave_home_moves?: number | null;
             /**
-             * @description Star: long symmetric jumps (default off).
+             * @description Star: long symmetric jumps over a single distant piece (default off).
              * @default null
              */
             long_jumps?: boolean | null;
             /**
-             * @description After the first finish, the others play on for places (default on).
+             * @description After the first player finishes, the others play on for the following places (default on).
              * @default null
              */
             play_on?: boolean | null;
             /**
-             * @description Third occurrence of a placement with the same player to move is a draw (default on for
-             *     2-player square games).
+             * @description The same placement with the same player to move for the third time is a draw (default on
+             *     for 2-player square games).
              * @default null
              */
             repetition_draw?: boolean | null;
             /**
-             * @description Star: only the six cells nearest each tip (default off).
+             * @description Star: only the six cells nearest each tip (the short version; default off).
              * @default null
              */
             six_pieces?: boolean | null;
             /**
-             * @description 16 x 16, 2 players: camps of 13 instead of 19 (default off).
+             * @description 16 x 16 with 2 players: camps of 13 cells (4, 4, 3, 2) instead of 19 (default off).
              * @default null
              */
             small_camps?: boolean | null;
             /**
-             * @description Star, 4 or 6 players: partners in opposite corners win together (default off).
+             * @description Star with 4 or 6 players: partners in opposite corners win together (default off).
              * @default null
              */
             teams?: boolean | null;
         };
-        /** @description The rules in force for a game, every default filled in. */
+        /**
+         * @description The options in force for one game, every default filled in (the fields are those of
+         *     `RuleOptions`).
+         */
         RulesInForce: {
-            /** @description Anti-blocking rule. */
+            /** @description The anti-blocking rule (`anti_blocking`). */
             anti_blocking: boolean;
             /**
              * Format: u-int16
-             * @description The anti-blocking rule's grace period in own moves of a piece's owner (0 without grace,
-             *     and when the anti-blocking rule is off).
+             * @description The anti-blocking rule's grace period in own moves of a piece's owner
+             *     (`anti_blocking_grace`): 0 without grace, and when the anti-blocking rule is off.
              */
             anti_blocking_grace: number;
             /**
              * Format: u-int8
-             * @description Star arm size (absent on square boards).
+             * @description The star's arm size, absent on square boards (where this field holds 0).
              */
             arm_size?: number | null;
-            /** @description Backward steps. */
+            /** @description Backward steps (`backward_steps`). */
             backward_steps: components["schemas"]["BackwardStepsRule"];
             /**
              * Format: u-int8
-             * @description Colour sets per player.
+             * @description Colour sets per player (`colours_per_player`).
              */
             colours_per_player: number;
-            /** @description Diagonal steps only. */
+            /** @description Diagonal steps only (`diagonal_steps_only`). */
             diagonal_steps_only: boolean;
-            /** @description Fifteen pieces. */
+            /** @description Fifteen pieces (`fifteen_pieces`). */
             fifteen_pieces: boolean;
-            /** @description Foreign corners. */
+            /** @description Foreign corners (`foreign_corners`). */
             foreign_corners: components["schemas"]["ForeignCornersRule"];
-            /** @description Goal lock. */
+            /** @description The goal lock (`goal_lock`). */
             goal_lock: boolean;
             /**
              * Format: u-int16
-             * @description The leave-home move limit, when that rule is on.
+             * @description The leave-home move limit, when that rule is on (`leave_home`, `leave_home_moves`).
              */
             leave_home_moves?: number | null;
-            /** @description Long jumps. */
+            /** @description Long jumps (`long_jumps`). */
             long_jumps: boolean;
-            /** @description Play on for places. */
+            /** @description Play on for places (`play_on`). */
             play_on: boolean;
-            /** @description Draw by three-fold repetition. */
+            /** @description Draw by three-fold repetition (`repetition_draw`). */
             repetition_draw: boolean;
-            /** @description Six pieces. */
+            /** @description Six pieces (`six_pieces`). */
             six_pieces: boolean;
-            /** @description 13-cell camps on 16 x 16 with 2 players. */
+            /** @description 13-cell camps on 16 x 16 with 2 players (`small_camps`). */
             small_camps: boolean;
-            /** @description Teams. */
+            /** @description Teams (`teams`). */
             teams: boolean;
         };
         /**
@@ -877,7 +898,7 @@ export interface components {
             seat: number;
         };
         /**
-         * @description How a group of seats came to its place.
+         * @description How a ranked group of seats (a player, or a team) came to its place.
          * @enum {string}
          */
         Standing: "finished" | "last" | "left_home_too_late" | "drawn" | "unplaced";
@@ -968,6 +989,8 @@ export type MoveView = components['schemas']['MoveView'];
 export type PlaceView = components['schemas']['PlaceView'];
 export type PlayMoveRequest = components['schemas']['PlayMoveRequest'];
 export type Problem = components['schemas']['Problem'];
+export type ProblemCode = components['schemas']['ProblemCode'];
+export type ProblemReason = components['schemas']['ProblemReason'];
 export type Readiness = components['schemas']['Readiness'];
 export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];

@@ -24,6 +24,18 @@ fn mv(game: &Game, text: &str) -> MoveInput {
     }
 }
 
+/// A new 2-player game on `board` with the default options, seat 0 to move.
+fn two_player_game(board: BoardKind) -> Game {
+    let variant = Variant::new(&GameSetup {
+        board,
+        players: 2,
+        options: RuleOptions::default(),
+    })
+    .unwrap();
+    let first = variant.seat(0).unwrap();
+    Game::new(Arc::new(variant), first)
+}
+
 fn seat(i: u8) -> Seat {
     Variant::new(&GameSetup {
         board: BoardKind::Star,
@@ -218,15 +230,7 @@ fn leave_home_in_time() {
 
 #[test]
 fn three_fold_repetition_is_a_draw() {
-    let variant = Arc::new(
-        Variant::new(&GameSetup {
-            board: BoardKind::Square8,
-            players: 2,
-            options: RuleOptions::default(),
-        })
-        .unwrap(),
-    );
-    let mut game = Game::new(variant, seat(0));
+    let mut game = two_player_game(BoardKind::Square8);
     for round in 0..2 {
         for text in ["h4-h5", "a5-a4", "h5-h4", "a4-a5"] {
             assert!(!game.is_over(), "round {round}");
@@ -244,15 +248,7 @@ fn three_fold_repetition_is_a_draw() {
 
 #[test]
 fn repetition_is_off_by_default_on_the_star() {
-    let variant = Arc::new(
-        Variant::new(&GameSetup {
-            board: BoardKind::Star,
-            players: 2,
-            options: RuleOptions::default(),
-        })
-        .unwrap(),
-    );
-    let mut game = Game::new(variant, seat(0));
+    let mut game = two_player_game(BoardKind::Star);
     for _ in 0..3 {
         for text in ["d1-e5", "n1-m5", "e5-d1", "m5-n1"] {
             game.play(&mv(&game, text)).unwrap();
@@ -406,16 +402,8 @@ fn five_players_are_rejected_with_a_reason() {
 
 #[test]
 fn the_moves_of_one_piece_are_those_of_the_seat_to_move_only() {
-    let variant = Arc::new(
-        Variant::new(&GameSetup {
-            board: BoardKind::Star,
-            players: 2,
-            options: RuleOptions::default(),
-        })
-        .unwrap(),
-    );
-    let game = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
-    let board = variant.board();
+    let game = two_player_game(BoardKind::Star);
+    let board = game.variant().board();
     let all = game.legal_moves();
     let mut total = 0;
     for cell in (0..board.len()).filter_map(|i| board.cell(i)) {

@@ -3,15 +3,17 @@
 //! This crate holds the service infrastructure: configuration from the environment
 //! ([`config`]), the HTTP error type rendered as RFC 9457 problem documents ([`error`],
 //! [`problem`], [`extractors`]), the game store with its in-memory and Redis back ends
-//! ([`store`]), secret tokens ([`token`]), logging ([`telemetry`]), the operational routes
-//! and the OpenAPI document ([`routes`], [`openapi`]), and the application itself
-//! ([`startup`]).
+//! ([`store`]), secret tokens ([`token`]), logging ([`telemetry`]), the routes and the OpenAPI
+//! document ([`routes`], [`openapi`]), and the application itself ([`startup`]). The routes
+//! only translate HTTP: the game operations and their answers are in [`games`], the board
+//! facts in [`boards`], the bodies' types in [`api`].
 //!
 //! The binary (`src/main.rs`) reads a [`config::Config`] from the environment and runs
 //! [`startup::Application`]; tests build the same application on port 0.
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod boards;
 pub mod config;
 pub mod error;
 pub mod extractors;

@@ -19,6 +19,7 @@
 
 mod checks;
 mod errors;
+mod events;
 mod games;
 mod race;
 mod redis_server;
@@ -71,4 +72,7 @@ on_both_stores! {
     two_clients_race_on_one_version => crate::race::two_clients_race_on_one_version,
     etags_and_long_polling => crate::sessions::etags_and_long_polling,
     boards_rules_health_and_rematch => crate::sessions::boards_rules_health_and_rematch,
+    two_listeners_see_a_whole_game_alike => crate::events::two_listeners_see_a_whole_game_alike,
+    a_listener_that_reconnects_gets_exactly_what_it_missed =>
+        crate::events::a_listener_that_reconnects_gets_exactly_what_it_missed,
 }

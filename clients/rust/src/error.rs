@@ -65,6 +65,21 @@ pub enum HalmaError {
     /// The service answered with a status the API does not describe for the operation (for
     /// example `304 Not Modified` where the caller did not handle it).
     UnexpectedStatus(StatusCode),
+    /// An event stream dropped again and again before its final event
+    /// ([`EventStream`](crate::EventStream) reconnects a few times in a row first).
+    StreamDropped {
+        /// The game whose events were followed.
+        game_id: String,
+        /// The attempts made in a row.
+        attempts: u32,
+    },
+    /// An event of a stream carries an id that is not an event number.
+    InvalidEventId {
+        /// The event's name.
+        event: String,
+        /// The id as sent.
+        id: String,
+    },
     /// The answer's body does not decode into the type the API describes.
     InvalidBody {
         /// The decoding error.
@@ -97,7 +112,10 @@ impl HalmaError {
             Self::Api(problem) => Some(problem.status),
             Self::UnexpectedStatus(status) => Some(*status),
             Self::Transport(err) => err.status(),
-            Self::InvalidRequest(_) | Self::InvalidBody { .. } => None,
+            Self::InvalidRequest(_)
+            | Self::InvalidBody { .. }
+            | Self::StreamDropped { .. }
+            | Self::InvalidEventId { .. } => None,
         }
     }
 
@@ -132,9 +150,12 @@ impl HalmaError {
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         match self {
-            Self::Transport(_) => true,
+            Self::Transport(_) | Self::StreamDropped { .. } => true,
             Self::Api(problem) => problem.status.is_server_error(),
-            Self::InvalidRequest(_) | Self::UnexpectedStatus(_) | Self::InvalidBody { .. } => false,
+            Self::InvalidRequest(_)
+            | Self::UnexpectedStatus(_)
+            | Self::InvalidBody { .. }
+            | Self::InvalidEventId { .. } => false,
         }
     }
 }
@@ -157,6 +178,14 @@ impl fmt::Display for HalmaError {
             Self::InvalidBody { source, .. } => {
                 write!(f, "the halma service's answer does not decode: {source}")
             }
+            Self::StreamDropped { game_id, attempts } => write!(
+                f,
+                "the event stream of game {game_id} dropped {attempts} times in a row"
+            ),
+            Self::InvalidEventId { event, id } => write!(
+                f,
+                "the halma service sent a {event:?} event with the id {id:?}, not an event number"
+            ),
         }
     }
 }
@@ -166,7 +195,11 @@ impl std::error::Error for HalmaError {
         match self {
             Self::Transport(err) => Some(err),
             Self::InvalidBody { source, .. } => Some(source),
-            Self::Api(_) | Self::InvalidRequest(_) | Self::UnexpectedStatus(_) => None,
+            Self::Api(_)
+            | Self::InvalidRequest(_)
+            | Self::UnexpectedStatus(_)
+            | Self::StreamDropped { .. }
+            | Self::InvalidEventId { .. } => None,
         }
     }
 }

@@ -603,6 +603,23 @@ the `ETag`.*/
             Default::default()
         }
     }
+    ///The data of a `move` event: one move of the record, and whose turn it is after it.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct MoveEvent {
+        #[serde(rename = "move")]
+        pub move_: MoveView,
+        ///The seat to move after this move; absent when the game ended with it.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+        /**The game's version when the event was sent (a move and the AI replies it triggers are
+stored in one version, so several move events can carry the same version).*/
+        pub version: u64,
+    }
+    impl MoveEvent {
+        pub fn builder() -> builder::MoveEvent {
+            Default::default()
+        }
+    }
     ///The answer to a move: the game after it and after the AI seats that followed.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct MoveOutcome {
@@ -755,6 +772,8 @@ status.*/
         PayloadTooLarge,
         #[serde(rename = "store_unavailable")]
         StoreUnavailable,
+        #[serde(rename = "too_many_streams")]
+        TooManyStreams,
         #[serde(rename = "internal")]
         Internal,
     }
@@ -776,6 +795,7 @@ status.*/
                 Self::UnsupportedMediaType => f.write_str("unsupported_media_type"),
                 Self::PayloadTooLarge => f.write_str("payload_too_large"),
                 Self::StoreUnavailable => f.write_str("store_unavailable"),
+                Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::Internal => f.write_str("internal"),
             }
         }
@@ -801,6 +821,7 @@ status.*/
                 "unsupported_media_type" => Ok(Self::UnsupportedMediaType),
                 "payload_too_large" => Ok(Self::PayloadTooLarge),
                 "store_unavailable" => Ok(Self::StoreUnavailable),
+                "too_many_streams" => Ok(Self::TooManyStreams),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
             }
@@ -956,6 +977,18 @@ why the setup cannot be played.*/
     }
     impl Readiness {
         pub fn builder() -> builder::Readiness {
+            Default::default()
+        }
+    }
+    ///The data of a `result` event, the last event of a stream.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ResultEvent {
+        pub result: GameResult,
+        ///The game's version.
+        pub version: u64,
+    }
+    impl ResultEvent {
+        pub fn builder() -> builder::ResultEvent {
             Default::default()
         }
     }
@@ -2981,6 +3014,83 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct MoveEvent {
+            move_: ::std::result::Result<super::MoveView, ::std::string::String>,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for MoveEvent {
+            fn default() -> Self {
+                Self {
+                    move_: Err("no value supplied for move_".to_string()),
+                    to_move: Ok(Default::default()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl MoveEvent {
+            pub fn move_<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::MoveView>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.move_ = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for move_: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<MoveEvent> for super::MoveEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: MoveEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    move_: value.move_?,
+                    to_move: value.to_move?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::MoveEvent> for MoveEvent {
+            fn from(value: super::MoveEvent) -> Self {
+                Self {
+                    move_: Ok(value.move_),
+                    to_move: Ok(value.to_move),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct MoveOutcome {
             game: ::std::result::Result<super::GameView, ::std::string::String>,
             played: ::std::result::Result<
@@ -3601,6 +3711,64 @@ of the instance stayed busy for the whole budget.*/
                 Self {
                     status: Ok(value.status),
                     store: Ok(value.store),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ResultEvent {
+            result: ::std::result::Result<super::GameResult, ::std::string::String>,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for ResultEvent {
+            fn default() -> Self {
+                Self {
+                    result: Err("no value supplied for result".to_string()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl ResultEvent {
+            pub fn result<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GameResult>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.result = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for result: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ResultEvent> for super::ResultEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ResultEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    result: value.result?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ResultEvent> for ResultEvent {
+            fn from(value: super::ResultEvent) -> Self {
+                Self {
+                    result: Ok(value.result),
+                    version: Ok(value.version),
                 }
             }
         }
@@ -5179,6 +5347,30 @@ let response = client.ai_turns()
     pub fn ai_turns(&self) -> builder::AiTurns<'_> {
         builder::AiTurns::new(self)
     }
+    /**Follows a game live
+
+A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
+`GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
+the game ends, after which the stream closes. Comment lines keep an idle stream open.
+Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
+events after that one (no `game` event), then live ones, on any instance.
+
+Sends a `GET` request to `/v1/games/{id}/events`
+
+Arguments:
+- `id`: The game's id.
+- `last_event_id`: The id of the last event received: the stream resumes after it.
+```ignore
+let response = client.game_events()
+    .id(id)
+    .last_event_id(last_event_id)
+    .send()
+    .await;
+```*/
+    pub fn game_events(&self) -> builder::GameEvents<'_> {
+        builder::GameEvents::new(self)
+    }
     /**Lists the legal moves of the seat to move
 
 Sends a `GET` request to `/v1/games/{id}/moves`
@@ -5863,6 +6055,98 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::game_events`]
+
+[`Client::game_events`]: super::Client::game_events*/
+    #[derive(Debug, Clone)]
+    pub struct GameEvents<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        last_event_id: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> GameEvents<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                last_event_id: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn last_event_id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.last_event_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for last_event_id failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/v1/games/{id}/events`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<ByteStream>, Error<types::Problem>> {
+            let Self { client, id, last_event_id } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let last_event_id = last_event_id.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/events", client.baseurl, encode_path(& id.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            if let Some(value) = last_event_id {
+                header_map.append("Last-Event-ID", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client.client.get(url).headers(header_map).build()?;
+            let info = OperationInfo {
+                operation_id: "game_events",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => Ok(ResponseValue::stream(response)),
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(

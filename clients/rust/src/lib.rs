@@ -60,10 +60,12 @@
 mod generated;
 
 mod error;
+mod events;
 mod headers;
 mod session;
 
 pub use error::{ApiProblem, HalmaError};
+pub use events::{EventStream, GameEvent};
 pub use generated::types::{ProblemCode, ProblemReason};
 pub use generated::{builder, types, ByteStream, Client, ClientInfo, Error, ResponseValue};
 pub use headers::{bearer, build_client, entity_tag, etag_version};

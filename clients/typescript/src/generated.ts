@@ -132,6 +132,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follows a game live.
+         * @description A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
+         *     `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+         *     its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
+         *     the game ends, after which the stream closes. Comment lines keep an idle stream open.
+         *     Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
+         *     events after that one (no `game` event), then live ones, on any instance.
+         */
+        get: operations["game_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/moves": {
         parameters: {
             query?: never;
@@ -528,6 +553,22 @@ export interface components {
              */
             status: string;
         };
+        /** @description The data of a `move` event: one move of the record, and whose turn it is after it. */
+        MoveEvent: {
+            /** @description The move. */
+            move: components["schemas"]["MoveView"];
+            /**
+             * Format: u-int8
+             * @description The seat to move after this move; absent when the game ended with it.
+             */
+            to_move?: number | null;
+            /**
+             * Format: u-int64
+             * @description The game's version when the event was sent (a move and the AI replies it triggers are
+             *     stored in one version, so several move events can carry the same version).
+             */
+            version: number;
+        };
         /** @description The answer to a move: the game after it and after the AI seats that followed. */
         MoveOutcome: {
             /** @description The game now. */
@@ -648,7 +689,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "too_many_streams" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
@@ -667,6 +708,16 @@ export interface components {
              * @example redis
              */
             store: string;
+        };
+        /** @description The data of a `result` event, the last event of a stream. */
+        ResultEvent: {
+            /** @description The result. */
+            result: components["schemas"]["GameResult"];
+            /**
+             * Format: u-int64
+             * @description The game's version.
+             */
+            version: number;
         };
         /** @description One rule option. */
         RuleOptionInfo: {
@@ -984,6 +1035,7 @@ export type GameView = components['schemas']['GameView'];
 export type LegalMoveView = components['schemas']['LegalMoveView'];
 export type LegalMoves = components['schemas']['LegalMoves'];
 export type Liveness = components['schemas']['Liveness'];
+export type MoveEvent = components['schemas']['MoveEvent'];
 export type MoveOutcome = components['schemas']['MoveOutcome'];
 export type MoveView = components['schemas']['MoveView'];
 export type PlaceView = components['schemas']['PlaceView'];
@@ -992,6 +1044,7 @@ export type Problem = components['schemas']['Problem'];
 export type ProblemCode = components['schemas']['ProblemCode'];
 export type ProblemReason = components['schemas']['ProblemReason'];
 export type Readiness = components['schemas']['Readiness'];
+export type ResultEvent = components['schemas']['ResultEvent'];
 export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];
 export type RuleOptions = components['schemas']['RuleOptions'];
@@ -1256,6 +1309,50 @@ export interface operations {
                 };
             };
             /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    game_events: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `result` (a ResultEvent, last). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many open streams on this instance (503 `too_many_streams`, with `Retry-After`), the store is unavailable (503), or an internal error. */
             "5XX": {
                 headers: {
                     [name: string]: unknown;

@@ -10,6 +10,8 @@
 //! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
 //! | `HALMA_GAME_CACHE` | restored games kept in memory per instance (0: none) | `5000` |
 //! | `HALMA_LOG` | log filter (`tracing` `EnvFilter` syntax) | `info` |
+//! | `HALMA_MAX_STREAMS` | open event streams one instance holds (503 beyond) | `10000` |
+//! | `HALMA_STREAM_HEARTBEAT_SECS` | seconds between the comment lines of an idle event stream | `15` |
 //! | `HALMA_CORS_ORIGINS` | origins whose pages may call the API: `*`, or a comma list such as `https://a.example,http://localhost:5173` | `*` |
 //!
 //! A variable set to the empty string counts as unset. An invalid value is a startup error
@@ -35,6 +37,15 @@ pub const DEFAULT_LOG_FILTER: &str = "info";
 /// Default number of restored games an instance keeps in memory: about 65 MB for games of
 /// 120 plies (a cached game takes about 110 bytes per ply).
 pub const DEFAULT_GAME_CACHE: usize = 5_000;
+
+/// Default cap on open event streams per instance.
+pub const DEFAULT_MAX_STREAMS: usize = 10_000;
+/// Default time between the comment lines of an idle event stream.
+pub const DEFAULT_STREAM_HEARTBEAT: Duration = Duration::from_secs(15);
+/// Largest accepted stream cap (tokio's semaphore holds fewer than 2^61 permits).
+const MAX_STREAMS: usize = 10_000_000;
+/// Longest accepted heartbeat period.
+const MAX_STREAM_HEARTBEAT_SECS: u64 = 3600;
 
 /// Longest accepted game TTL: ten years.
 const MAX_GAME_TTL_SECS: u64 = 10 * 365 * 24 * 60 * 60;
@@ -67,6 +78,10 @@ pub struct Config {
     pub log_filter: String,
     /// The origins whose web pages may call the API (CORS).
     pub cors_origins: CorsOrigins,
+    /// Open event streams this instance holds; more are refused with 503.
+    pub max_streams: usize,
+    /// Time between the comment lines that keep an idle event stream open.
+    pub stream_heartbeat: Duration,
 }
 
 /// The origins whose web pages may call the API from a browser (CORS).
@@ -140,6 +155,8 @@ impl Default for Config {
             game_cache: DEFAULT_GAME_CACHE,
             log_filter: DEFAULT_LOG_FILTER.to_owned(),
             cors_origins: CorsOrigins::Any,
+            max_streams: DEFAULT_MAX_STREAMS,
+            stream_heartbeat: DEFAULT_STREAM_HEARTBEAT,
         }
     }
 }
@@ -227,6 +244,19 @@ impl Config {
             cors_origins: match var("HALMA_CORS_ORIGINS")? {
                 Some(text) => CorsOrigins::parse(&text)?,
                 None => defaults.cors_origins,
+            },
+            max_streams: match var("HALMA_MAX_STREAMS")? {
+                Some(text) => parse_in_range("HALMA_MAX_STREAMS", &text, 1, MAX_STREAMS)?,
+                None => defaults.max_streams,
+            },
+            stream_heartbeat: match var("HALMA_STREAM_HEARTBEAT_SECS")? {
+                Some(text) => Duration::from_secs(parse_in_range(
+                    "HALMA_STREAM_HEARTBEAT_SECS",
+                    &text,
+                    1,
+                    MAX_STREAM_HEARTBEAT_SECS,
+                )?),
+                None => defaults.stream_heartbeat,
             },
         })
     }
@@ -402,6 +432,8 @@ mod tests {
                 "HALMA_CORS_ORIGINS",
                 "https://games.example, http://localhost:5173",
             ),
+            ("HALMA_MAX_STREAMS", "7"),
+            ("HALMA_STREAM_HEARTBEAT_SECS", "3"),
         ]);
         let expected = Config {
             bind: "0.0.0.0:9000".to_owned(),
@@ -416,6 +448,8 @@ mod tests {
                 "https://games.example".to_owned(),
                 "http://localhost:5173".to_owned(),
             ]),
+            max_streams: 7,
+            stream_heartbeat: Duration::from_secs(3),
         };
         assert_eq!(config, Ok(expected));
     }

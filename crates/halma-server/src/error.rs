@@ -79,6 +79,10 @@ pub enum ApiError {
         /// The limit in bytes, when known.
         limit: Option<usize>,
     },
+    /// This instance holds as many event streams as it may; the client should retry (another
+    /// instance may have room).
+    #[error("too many open event streams")]
+    TooManyStreams,
     /// The game store cannot be reached; the client should retry.
     #[error("the game store is unavailable")]
     StoreUnavailable(#[source] StoreError),
@@ -162,6 +166,11 @@ impl ApiError {
                 ProblemCode::PayloadTooLarge,
                 "Payload too large",
             ),
+            Self::TooManyStreams => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ProblemCode::TooManyStreams,
+                "Too many streams",
+            ),
             Self::StoreUnavailable(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::StoreUnavailable,
@@ -226,6 +235,9 @@ impl ApiError {
             }
             Self::PayloadTooLarge { limit: None } => {
                 "The request body exceeds the size limit.".to_owned()
+            }
+            Self::TooManyStreams => {
+                "This instance holds as many event streams as it may; retry later.".to_owned()
             }
             Self::StoreUnavailable(_) => {
                 "The game store is temporarily unavailable; retry later.".to_owned()
@@ -292,7 +304,7 @@ impl ResponseError for ApiError {
         let mut response = HttpResponse::build(status);
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
         match self {
-            Self::StoreUnavailable(_) => {
+            Self::StoreUnavailable(_) | Self::TooManyStreams => {
                 response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
             }
             Self::MissingToken => {

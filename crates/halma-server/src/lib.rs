@@ -16,6 +16,7 @@ pub mod api;
 pub mod boards;
 pub mod config;
 pub mod error;
+pub mod events;
 pub mod extractors;
 pub mod games;
 pub mod openapi;

@@ -4,9 +4,9 @@ use utoipa::OpenApi;
 
 use crate::api;
 use crate::problem::Problem;
-use crate::routes::boards;
 use crate::routes::games::{self, AiTurnsRequest};
 use crate::routes::health::{self, Liveness, Readiness};
+use crate::routes::{boards, events};
 
 /// The service's OpenAPI document: `ApiDoc::openapi()`.
 #[derive(OpenApi)]
@@ -25,6 +25,7 @@ use crate::routes::health::{self, Liveness, Readiness};
         games::suggestion,
         games::record,
         games::rematch,
+        events::game_events,
         boards::list_boards,
         boards::get_board,
         boards::rule_options,
@@ -52,6 +53,8 @@ use crate::routes::health::{self, Liveness, Readiness};
         api::PlaceView,
         api::GameResult,
         api::MoveView,
+        crate::events::MoveEvent,
+        crate::events::ResultEvent,
         api::GameView,
         api::GameTokens,
         api::CreatedGame,

@@ -60,6 +60,9 @@ pub enum ProblemCode {
     PayloadTooLarge,
     /// 503: the game store does not answer; retry after the `Retry-After` header's seconds.
     StoreUnavailable,
+    /// 503: this instance holds as many event streams as it may; retry after the
+    /// `Retry-After` header's seconds (another instance may have room).
+    TooManyStreams,
     /// 500: a fault of the service.
     Internal,
 }
@@ -84,6 +87,7 @@ impl ProblemCode {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
             Self::StoreUnavailable => "store_unavailable",
+            Self::TooManyStreams => "too_many_streams",
             Self::Internal => "internal",
         }
     }

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use crate::events::Feeds;
+
 use crate::config::{Config, CorsOrigins};
 use crate::games::variants::VariantCache;
 use crate::games::RestoredGames;
@@ -31,6 +33,12 @@ pub struct AppState {
     pub games: Arc<RestoredGames>,
     /// The origins whose web pages may call the API.
     pub cors_origins: CorsOrigins,
+    /// The feeds of the games that have open event streams on this instance.
+    pub feeds: Feeds,
+    /// Places for open event streams: one per stream, up to the configured cap.
+    pub streams: Arc<Semaphore>,
+    /// How often an idle event stream sends a comment line.
+    pub stream_heartbeat: Duration,
 }
 
 impl AppState {
@@ -53,6 +61,9 @@ impl AppState {
             variants: Arc::new(VariantCache::default()),
             games: Arc::new(RestoredGames::new(config.game_cache)),
             cors_origins: config.cors_origins.clone(),
+            feeds: Feeds::new(),
+            streams: Arc::new(Semaphore::new(config.max_streams)),
+            stream_heartbeat: config.stream_heartbeat,
         }
     }
 }

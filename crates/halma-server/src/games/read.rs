@@ -11,8 +11,9 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::Version;
 
-/// How often a long poll looks at the store.
-const POLL_EVERY: Duration = Duration::from_millis(100);
+/// How often a long poll reads the game even without a change notification: the safety net
+/// for a notification lost while the connection to Redis was down.
+const RECHECK_EVERY: Duration = Duration::from_secs(5);
 
 /// What a conditional read found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +25,8 @@ pub enum Current<T> {
 }
 
 /// Reads a game unless its version is one the client has (`known`); then waits up to `wait`
-/// for a change (long polling).
+/// for a change (long polling). The wait is on the store's change notifications (the same
+/// ones the event streams follow), so a waiting client costs nothing until the game changes.
 ///
 /// # Errors
 /// 404 for an unknown game, 503 when the store is down, 500 for a corrupt document.
@@ -34,17 +36,21 @@ pub async fn game(
     known: impl Fn(Version) -> bool,
     wait: Duration,
 ) -> Result<Current<GameView>, ApiError> {
-    let started = Instant::now();
+    let deadline = Instant::now() + wait;
+    // Watching starts before the read: a write between the two still wakes the wait.
+    let mut changes = (!wait.is_zero()).then(|| state.store.changes().watch(id));
     loop {
         let loaded = load(state, id).await?;
         if !known(loaded.version) {
             let view = views::game_view(id, loaded.version, &loaded.header, &loaded.game);
             return Ok(Current::Changed(loaded.version, view));
         }
-        if started.elapsed() + POLL_EVERY > wait {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Some(watch) = changes.as_mut().filter(|_| !left.is_zero()) else {
             return Ok(Current::Unchanged(loaded.version));
-        }
-        tokio::time::sleep(POLL_EVERY).await;
+        };
+        // Whether news came or the recheck is due, read again; the deadline ends the loop.
+        let _ = tokio::time::timeout(left.min(RECHECK_EVERY), watch.changed()).await;
     }
 }
 

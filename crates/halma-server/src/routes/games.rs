@@ -37,7 +37,10 @@ pub fn configure(config: &mut web::ServiceConfig) {
         .service(web::resource("/v1/games/{id}/suggestion").route(web::get().to(suggestion)))
         .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
         .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(picture)))
-        .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)));
+        .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
+        .service(
+            web::resource("/v1/games/{id}/events").route(web::get().to(super::events::game_events)),
+        );
 }
 
 /// The strong `ETag` of a version: `"7"`.

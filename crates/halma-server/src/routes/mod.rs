@@ -4,6 +4,7 @@
 
 pub mod boards;
 pub mod docs;
+pub mod events;
 pub mod games;
 pub mod health;
 

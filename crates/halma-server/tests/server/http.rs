@@ -345,3 +345,91 @@ async fn only_configured_origins_may_call_the_api_when_a_list_is_set() {
         .to_ascii_lowercase()
         .contains("origin"));
 }
+
+/// Creates a 2-player star game; returns its id.
+async fn create_star_game(app: &TestApp) -> String {
+    let created: serde_json::Value = app
+        .client
+        .post(format!("{}/v1/games", app.base))
+        .json(&serde_json::json!({"board": "star", "players": 2}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    created["game"]["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn event_streams_are_capped_and_idle_ones_get_heartbeats() {
+    let config = Config {
+        max_streams: 1,
+        stream_heartbeat: Duration::from_secs(1),
+        ..Config::default()
+    };
+    let app = TestApp::spawn(config).await;
+    let id = create_star_game(&app).await;
+    let mut open = app.get(&format!("/v1/games/{id}/events")).await;
+    assert_eq!(open.status(), StatusCode::OK);
+    assert_eq!(content_type(&open), "text/event-stream");
+    // The first chunk holds the game event; an idle stream then gets a comment line.
+    let mut text = String::new();
+    let started = Instant::now();
+    while !text.contains("\n:") {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no heartbeat: {text}"
+        );
+        let chunk = tokio::time::timeout(Duration::from_secs(5), open.chunk())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(text.contains("event: game\n"), "{text}");
+    assert!(text.contains("id: 0\n"), "{text}");
+    // A second stream finds no room on this instance: 503 with a retry hint.
+    let refused = app.get(&format!("/v1/games/{id}/events")).await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(refused.headers().contains_key(RETRY_AFTER));
+    expect_problem(refused, StatusCode::SERVICE_UNAVAILABLE, "too_many_streams").await;
+    // Closing the first stream gives its place back.
+    drop(open);
+    let started = Instant::now();
+    loop {
+        let again = app.get(&format!("/v1/games/{id}/events")).await;
+        if again.status() == StatusCode::OK {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the closed stream's place was not given back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_bad_last_event_id_is_a_bad_request() {
+    let app = TestApp::spawn(Config::default()).await;
+    let id = create_star_game(&app).await;
+    for bad in ["1", "-1", "x", "18446744073709551616"] {
+        let answer = app
+            .client
+            .get(format!("{}/v1/games/{id}/events", app.base))
+            .header("last-event-id", bad)
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(answer, StatusCode::BAD_REQUEST, "bad_request").await;
+        assert!(
+            problem.detail.contains("from 0 to 0"),
+            "{bad}: {}",
+            problem.detail
+        );
+    }
+    let missing = app.get("/v1/games/nope/events").await;
+    expect_problem(missing, StatusCode::NOT_FOUND, "game_not_found").await;
+}

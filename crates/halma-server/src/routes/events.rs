@@ -1,0 +1,186 @@
+//! The live event stream of a game (Server-Sent Events, with `actix-web-lab`'s `sse`).
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use actix_web::http::header::HeaderMap;
+use actix_web::{web, CustomizeResponder, HttpRequest, Responder as _};
+use actix_web_lab::sse;
+use tokio::sync::{watch, OwnedSemaphorePermit};
+
+use crate::api::GamePath;
+use crate::error::ApiError;
+use crate::events::{self, FeedState, GameEvent};
+use crate::games::{self, views, Loaded};
+use crate::state::AppState;
+
+/// How long a client waits before reconnecting to a dropped stream (the SSE `retry` field).
+const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+
+/// Follows a game live.
+///
+/// A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
+/// `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+/// its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
+/// the game ends, after which the stream closes. Comment lines keep an idle stream open.
+/// Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
+/// events after that one (no `game` event), then live ones, on any instance.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/events",
+    tag = "games",
+    operation_id = "game_events",
+    params(GamePath,
+        ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The id of the last event received: the stream resumes after it.")),
+    responses(
+        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `result` (a ResultEvent, last).", content_type = "text/event-stream", body = String),
+        (status = "4XX", description = "Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`).", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Too many open streams on this instance (503 `too_many_streams`, with `Retry-After`), the store is unavailable (503), or an internal error.", body = crate::problem::Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn game_events(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+) -> Result<
+    CustomizeResponder<sse::Sse<impl futures_util::Stream<Item = Result<sse::Event, Infallible>>>>,
+    ApiError,
+> {
+    let slot = state
+        .streams
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::TooManyStreams)?;
+    let loaded = games::load(&state, &path.id).await?;
+    let resume = last_event_id(req.headers(), &loaded)?;
+    let mut receiver = state.feeds.follow(&state, &path.id, loaded.clone());
+    // The feed may already hold a newer version than the one just read.
+    let loaded = match &*receiver.borrow_and_update() {
+        FeedState::Game(newer) if newer.version > loaded.version => newer.clone(),
+        _ => loaded,
+    };
+    let mut listener = Listener {
+        receiver,
+        pending: VecDeque::new(),
+        sent: 0,
+        done: false,
+        _slot: slot,
+    };
+    match resume {
+        Some(after) => listener.queue(&loaded, after),
+        None => {
+            let plies = loaded.game.record().len() as u64;
+            let view = views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
+            listener
+                .pending
+                .push_back(data("game", plies, &view).unwrap_or_else(internal_error_event));
+            listener.queue(&loaded, plies);
+        }
+    }
+    let stream = futures_util::stream::unfold(listener, |mut listener| async move {
+        listener.next().await.map(|event| (Ok(event), listener))
+    });
+    Ok(sse::Sse::from_stream(stream)
+        .with_keep_alive(state.stream_heartbeat)
+        .with_retry_duration(RECONNECT_AFTER)
+        .customize()
+        // Proxies that buffer responses (nginx) pass this stream on at once.
+        .insert_header(("x-accel-buffering", "no")))
+}
+
+/// The event id a client resumes after, from `Last-Event-ID`.
+fn last_event_id(headers: &HeaderMap, loaded: &Loaded) -> Result<Option<u64>, ApiError> {
+    let Some(value) = headers.get("last-event-id") else {
+        return Ok(None);
+    };
+    let last = events::last_event_id(&loaded.game);
+    let invalid = || {
+        ApiError::BadRequest(format!(
+            "Last-Event-ID must be the id of an event of this game: a whole number from 0 to {last}."
+        ))
+    };
+    let text = value.to_str().map_err(|_| invalid())?.trim();
+    let id: u64 = text.parse().map_err(|_| invalid())?;
+    if id > last {
+        return Err(invalid());
+    }
+    Ok(Some(id))
+}
+
+/// One open stream: the feed of its game, the events not yet sent, and the last id sent.
+struct Listener {
+    receiver: watch::Receiver<FeedState>,
+    pending: VecDeque<sse::Event>,
+    sent: u64,
+    done: bool,
+    /// The stream's place under the instance's cap, given back when the stream closes.
+    _slot: OwnedSemaphorePermit,
+}
+
+impl Listener {
+    /// Queues the events of `loaded` after the event `after` (and after what was sent).
+    fn queue(&mut self, loaded: &Loaded, after: u64) {
+        let after = after.max(self.sent);
+        for (id, event) in events::events_after(loaded.version, &loaded.game, after) {
+            let encoded = match &event {
+                GameEvent::Move(data_) => data(event.name(), id, data_),
+                GameEvent::Result(data_) => data(event.name(), id, data_),
+            };
+            self.pending
+                .push_back(encoded.unwrap_or_else(internal_error_event));
+            self.sent = id;
+        }
+        self.sent = self.sent.max(after);
+        if loaded.game.is_over() {
+            self.done = true;
+        }
+    }
+
+    /// The next event to send, waiting for the game to change; `None` once the stream ends.
+    async fn next(&mut self) -> Option<sse::Event> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                return Some(event);
+            }
+            if self.done {
+                return None;
+            }
+            self.receiver.changed().await.ok()?;
+            let state = self.receiver.borrow_and_update().clone();
+            match state {
+                FeedState::Game(loaded) => {
+                    let after = self.sent;
+                    self.queue(&loaded, after);
+                }
+                FeedState::Gone => {
+                    self.pending.push_back(
+                        sse::Data::new("the game no longer exists (it expired)")
+                            .event("gone")
+                            .into(),
+                    );
+                    self.done = true;
+                }
+            }
+        }
+    }
+}
+
+/// An event with a JSON payload.
+fn data(
+    name: &'static str,
+    id: u64,
+    payload: &impl serde::Serialize,
+) -> Result<sse::Event, serde_json::Error> {
+    Ok(sse::Data::new_json(payload)?
+        .event(name)
+        .id(id.to_string())
+        .into())
+}
+
+/// What is sent instead of an event that could not be encoded (never expected: the views are
+/// plain data).
+fn internal_error_event(err: serde_json::Error) -> sse::Event {
+    tracing::error!(error = %err, "an event could not be encoded");
+    sse::Event::Comment("an event could not be encoded".into())
+}

@@ -1,0 +1,181 @@
+//! The live event stream through the SDK's `EventStream`: two listeners (on two instances over
+//! Redis) see the same events of a whole game, and a listener that reconnects with
+//! `Last-Event-ID` gets exactly the events it missed.
+
+use std::time::Duration;
+
+use halma_client::reqwest::StatusCode;
+use halma_client::{types, EventStream, GameEvent, GameSession, HalmaError};
+
+use crate::server::TestServer;
+
+/// Longest wait for one event.
+const EVENT_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn ai_seat(level: u8) -> types::SeatRequest {
+    types::SeatRequest {
+        kind: Some(types::SeatKind::Ai),
+        level: Some(level),
+        name: None,
+    }
+}
+
+async fn next(events: &mut EventStream) -> (u64, GameEvent) {
+    tokio::time::timeout(EVENT_TIMEOUT, events.next())
+        .await
+        .expect("an event within the timeout")
+        .expect("the stream goes on")
+        .unwrap()
+}
+
+/// Every event until the final one; `connected` is told when the first event arrived.
+async fn until_final(
+    mut events: EventStream,
+    connected: tokio::sync::oneshot::Sender<()>,
+) -> Vec<(u64, GameEvent)> {
+    let mut seen = vec![next(&mut events).await];
+    let _ = connected.send(());
+    while !seen.last().is_some_and(|(_, e)| e.is_final()) {
+        seen.push(next(&mut events).await);
+    }
+    let end = tokio::time::timeout(EVENT_TIMEOUT, events.next()).await;
+    assert!(
+        matches!(end, Ok(None)),
+        "the stream ends after its final event"
+    );
+    seen
+}
+
+fn notation(event: &GameEvent) -> Option<&str> {
+    match event {
+        GameEvent::Move(m) => Some(&m.move_.notation),
+        _ => None,
+    }
+}
+
+pub async fn two_listeners_see_a_whole_game_alike(server: &TestServer) {
+    let request = types::CreateGameRequest {
+        ai_time_ms: Some(5),
+        board: types::BoardName::Square8,
+        first_seat: Some(0),
+        options: None,
+        players: 2,
+        seats: vec![ai_seat(4), ai_seat(2)],
+    };
+    let (mut host, _tokens) = GameSession::create(server.client(), request).await.unwrap();
+    // One listener per instance (over Redis, the second instance hears of the moves through
+    // Redis only).
+    let (first_up, first_connected) = tokio::sync::oneshot::channel();
+    let (second_up, second_connected) = tokio::sync::oneshot::channel();
+    let first = tokio::spawn(until_final(
+        EventStream::new(server.client(), host.id()),
+        first_up,
+    ));
+    let second = tokio::spawn(until_final(
+        EventStream::new(server.other_client(), host.id()),
+        second_up,
+    ));
+    first_connected.await.unwrap();
+    second_connected.await.unwrap();
+    let mut rounds = 0;
+    while !host.is_finished() {
+        assert!(rounds < 500, "no result after {rounds} rounds");
+        host.ai_turns().await.unwrap();
+        rounds += 1;
+    }
+    let (a, b) = (first.await.unwrap(), second.await.unwrap());
+    assert_eq!(a, b, "both listeners saw the same events in the same order");
+    // The game first, then one event per move of the record, then the result.
+    let record = host.record().await.unwrap();
+    assert!(matches!(a[0].1, GameEvent::Game(_)));
+    let moves: Vec<&str> = a.iter().filter_map(|(_, e)| notation(e)).collect();
+    let recorded: Vec<&str> = record.moves.iter().map(|m| m.notation.as_str()).collect();
+    let opened_with = usize::try_from(a[0].0).unwrap();
+    assert_eq!(moves, recorded[opened_with..]);
+    let ids: Vec<u64> = a[1..].iter().map(|(id, _)| *id).collect();
+    let expected: Vec<u64> = (a[0].0 + 1..=record.moves.len() as u64 + 1).collect();
+    assert_eq!(ids, expected, "ids count the events without a gap");
+    match &a.last().unwrap().1 {
+        GameEvent::Result(r) => assert_eq!(Some(&r.result), host.game().result.as_ref()),
+        other => panic!("the last event is {other:?}"),
+    }
+    // Whose turn it is, in every move event, is the seat of the next move.
+    for pair in a[1..].windows(2) {
+        if let (GameEvent::Move(m), GameEvent::Move(next)) = (&pair[0].1, &pair[1].1) {
+            assert_eq!(m.to_move, Some(next.move_.seat));
+        }
+    }
+    println!(
+        "events ({}): {} events of a game of {} moves on two instances",
+        server.store(),
+        a.len(),
+        record.moves.len()
+    );
+}
+
+pub async fn a_listener_that_reconnects_gets_exactly_what_it_missed(server: &TestServer) {
+    let request = types::CreateGameRequest {
+        ai_time_ms: Some(5),
+        board: types::BoardName::Star,
+        first_seat: Some(0),
+        options: None,
+        players: 2,
+        seats: vec![types::SeatRequest::default(), ai_seat(1)],
+    };
+    let (mut player, _tokens) = GameSession::create(server.client(), request).await.unwrap();
+    let mut events = EventStream::new(server.client(), player.id());
+    assert!(matches!(next(&mut events).await.1, GameEvent::Game(_)));
+    play_first_legal(&mut player).await;
+    // Our move and the AI's reply, each an event.
+    let (one, _) = next(&mut events).await;
+    let (two, reply) = next(&mut events).await;
+    assert_eq!((one, two), (1, 2));
+    assert!(matches!(&reply, GameEvent::Move(m) if m.move_.seat == 1 && m.to_move == Some(0)));
+    // Disconnect, miss three rounds, and resume on the other instance.
+    let last = events.last_event_id().unwrap();
+    drop(events);
+    for _ in 0..3 {
+        play_first_legal(&mut player).await;
+    }
+    let mut resumed = EventStream::resume(server.other_client(), player.id(), last);
+    let mut missed = Vec::new();
+    for _ in 0..6 {
+        missed.push(next(&mut resumed).await);
+    }
+    let ids: Vec<u64> = missed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, [3, 4, 5, 6, 7, 8]);
+    let record = player.record().await.unwrap();
+    let recorded: Vec<&str> = record.moves[2..]
+        .iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    let got: Vec<&str> = missed.iter().filter_map(|(_, e)| notation(e)).collect();
+    assert_eq!(got, recorded);
+    // Then live events, as before.
+    play_first_legal(&mut player).await;
+    assert_eq!(next(&mut resumed).await.0, 9);
+    assert_eq!(next(&mut resumed).await.0, 10);
+    // The session's own helper resumes after what it has seen.
+    let mut from_session = player.events();
+    play_first_legal(&mut player).await;
+    assert_eq!(next(&mut from_session).await.0, 11);
+
+    // An id the game does not have is refused.
+    let mut wrong = EventStream::resume(server.client(), player.id(), 999);
+    let err: HalmaError = tokio::time::timeout(EVENT_TIMEOUT, wrong.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST), "{err}");
+    // So is an unknown game.
+    let mut unknown = EventStream::new(server.client(), "no-such-game");
+    let err = unknown.next().await.unwrap().unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::NOT_FOUND), "{err}");
+}
+
+async fn play_first_legal(player: &mut GameSession) {
+    let moves = player.legal_moves().await.unwrap();
+    let first = &moves.moves[0];
+    player.play(&first.from, &first.to).await.unwrap();
+}

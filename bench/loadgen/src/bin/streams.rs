@@ -131,17 +131,25 @@ async fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A new two-player star game with human seats: its id and host token.
-async fn new_game(client: &reqwest::Client, url: &str) -> Result<(String, String), Failure> {
-    let created: Value = client
-        .post(format!("{url}/v1/games"))
-        .json(&json!({"board": "star", "players": 2, "first_seat": 0}))
+/// Sends a request and reads its JSON answer, failing on an error status.
+async fn json_answer(request: reqwest::RequestBuilder) -> Result<Value, Failure> {
+    Ok(request
         .timeout(TIMEOUT)
         .send()
         .await?
         .error_for_status()?
         .json()
-        .await?;
+        .await?)
+}
+
+/// A new two-player star game with human seats: its id and host token.
+async fn new_game(client: &reqwest::Client, url: &str) -> Result<(String, String), Failure> {
+    let created = json_answer(
+        client
+            .post(format!("{url}/v1/games"))
+            .json(&json!({"board": "star", "players": 2, "first_seat": 0})),
+    )
+    .await?;
     let id = created["game"]["id"]
         .as_str()
         .ok_or("no game id")?
@@ -161,26 +169,16 @@ async fn play_first(
     host: &str,
     version: u64,
 ) -> Result<u64, Failure> {
-    let moves: Value = client
-        .get(format!("{url}/v1/games/{id}/moves"))
-        .timeout(TIMEOUT)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let moves = json_answer(client.get(format!("{url}/v1/games/{id}/moves"))).await?;
     let first = &moves["moves"][0];
-    let answer: Value = client
-        .post(format!("{url}/v1/games/{id}/moves"))
-        .bearer_auth(host)
-        .header("if-match", format!("\"{version}\""))
-        .json(&json!({"from": first["from"], "to": first["to"]}))
-        .timeout(TIMEOUT)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let answer = json_answer(
+        client
+            .post(format!("{url}/v1/games/{id}/moves"))
+            .bearer_auth(host)
+            .header("if-match", format!("\"{version}\""))
+            .json(&json!({"from": first["from"], "to": first["to"]})),
+    )
+    .await?;
     answer["game"]["version"]
         .as_u64()
         .ok_or_else(|| "no version".into())
@@ -226,28 +224,41 @@ async fn listen(
     }
 }
 
+/// Opens `count` streams, going round `games`, and waits until each has read its first event.
+async fn open_listeners(
+    client: &reqwest::Client,
+    url: &str,
+    games: &[String],
+    count: usize,
+    events: &mpsc::UnboundedSender<(u64, Instant)>,
+) -> Result<Vec<tokio::task::JoinHandle<Result<(), Failure>>>, Failure> {
+    let ready = Arc::new(Barrier::new(count + 1));
+    let tasks = (0..count)
+        .map(|i| {
+            tokio::spawn(listen(
+                client.clone(),
+                url.to_owned(),
+                games[i % games.len()].clone(),
+                Arc::clone(&ready),
+                events.clone(),
+            ))
+        })
+        .collect();
+    tokio::time::timeout(Duration::from_secs(120), ready.wait())
+        .await
+        .map_err(|_| format!("{count} streams did not all open within 120 s"))?;
+    Ok(tasks)
+}
+
 /// The memory idle streams hold in the server.
 async fn idle_streams(client: &reqwest::Client, args: &Args) -> Result<(), Failure> {
     let before = resident_kib(args.server_pid);
-    let ready = Arc::new(Barrier::new(args.idle + 1));
     let (events, _unused) = mpsc::unbounded_channel();
     let mut games = Vec::new();
     for _ in 0..args.idle_games {
         games.push(new_game(client, &args.url).await?.0);
     }
-    let mut tasks = Vec::new();
-    for i in 0..args.idle {
-        tasks.push(tokio::spawn(listen(
-            client.clone(),
-            args.url.clone(),
-            games[i % games.len()].clone(),
-            Arc::clone(&ready),
-            events.clone(),
-        )));
-    }
-    tokio::time::timeout(Duration::from_secs(120), ready.wait())
-        .await
-        .map_err(|_| "the idle streams did not all open within 120 s")?;
+    let tasks = open_listeners(client, &args.url, &games, args.idle, &events).await?;
     // Let the server settle (allocations of the last connections, feed tasks).
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = resident_kib(args.server_pid);
@@ -275,22 +286,16 @@ async fn idle_streams(client: &reqwest::Client, args: &Args) -> Result<(), Failu
 /// The time from a move's acknowledgement to its event, at `listeners` listeners of one game.
 async fn fan_out(client: &reqwest::Client, args: &Args, listeners: usize) -> Result<(), Failure> {
     let (id, host) = new_game(client, &args.url).await?;
-    let ready = Arc::new(Barrier::new(listeners + 1));
     let (sender, mut arrivals) = mpsc::unbounded_channel();
-    let mut tasks = Vec::new();
-    for _ in 0..listeners {
-        tasks.push(tokio::spawn(listen(
-            client.clone(),
-            args.url.clone(),
-            id.clone(),
-            Arc::clone(&ready),
-            sender.clone(),
-        )));
-    }
+    let tasks = open_listeners(
+        client,
+        &args.url,
+        std::slice::from_ref(&id),
+        listeners,
+        &sender,
+    )
+    .await?;
     drop(sender);
-    tokio::time::timeout(Duration::from_secs(120), ready.wait())
-        .await
-        .map_err(|_| "the listeners did not all open within 120 s")?;
     let mut latencies = Vec::with_capacity(listeners * args.moves);
     let mut version = 1;
     for ply in 1..=args.moves as u64 {

@@ -109,17 +109,23 @@ mod tests {
 
     use super::*;
 
-    fn game_of(moves: &[&str]) -> Game {
+    /// A new 2-player game on `board`, seat 0 to move.
+    fn new_game(board: BoardKind) -> Game {
         let variant = Arc::new(
             Variant::new(&GameSetup {
-                board: BoardKind::Star,
+                board,
                 players: 2,
                 options: RuleOptions::default(),
             })
             .unwrap_or_else(|e| panic!("{e}")),
         );
         let first = variant.seat(0).unwrap_or_else(|| panic!("no seat"));
-        let mut game = Game::new(Arc::clone(&variant), first);
+        Game::new(variant, first)
+    }
+
+    fn game_of(moves: &[&str]) -> Game {
+        let mut game = new_game(BoardKind::Star);
+        let variant = Arc::clone(game.variant());
         for m in moves {
             let path = notation::parse_move(variant.board(), m).unwrap_or_else(|e| panic!("{e}"));
             game.play(&MoveInput::Path(path))
@@ -158,16 +164,8 @@ mod tests {
     #[test]
     fn a_finished_game_ends_with_its_result() {
         // Level 4 plays both seats to the end.
-        let variant = Arc::new(
-            Variant::new(&GameSetup {
-                board: BoardKind::Square8,
-                players: 2,
-                options: RuleOptions::default(),
-            })
-            .unwrap_or_else(|e| panic!("{e}")),
-        );
-        let first = variant.seat(0).unwrap_or_else(|| panic!("no seat"));
-        let mut game = Game::new(Arc::clone(&variant), first);
+        let mut game = new_game(BoardKind::Square8);
+        let variant = Arc::clone(game.variant());
         let limits = halma_ai::SearchLimits {
             level: 4,
             time_budget: std::time::Duration::from_millis(5),

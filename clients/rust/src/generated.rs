@@ -1260,6 +1260,8 @@ for 2-player square games).*/
         Last,
         #[serde(rename = "left_home_too_late")]
         LeftHomeTooLate,
+        #[serde(rename = "resigned")]
+        Resigned,
         #[serde(rename = "drawn")]
         Drawn,
         #[serde(rename = "unplaced")]
@@ -1271,6 +1273,7 @@ for 2-player square games).*/
                 Self::Finished => f.write_str("finished"),
                 Self::Last => f.write_str("last"),
                 Self::LeftHomeTooLate => f.write_str("left_home_too_late"),
+                Self::Resigned => f.write_str("resigned"),
                 Self::Drawn => f.write_str("drawn"),
                 Self::Unplaced => f.write_str("unplaced"),
             }
@@ -1285,6 +1288,7 @@ for 2-player square games).*/
                 "finished" => Ok(Self::Finished),
                 "last" => Ok(Self::Last),
                 "left_home_too_late" => Ok(Self::LeftHomeTooLate),
+                "resigned" => Ok(Self::Resigned),
                 "drawn" => Ok(Self::Drawn),
                 "unplaced" => Ok(Self::Unplaced),
                 _ => Err("invalid value".into()),

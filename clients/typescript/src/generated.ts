@@ -952,7 +952,7 @@ export interface components {
          * @description How a ranked group of seats (a player, or a team) came to its place.
          * @enum {string}
          */
-        Standing: "finished" | "last" | "left_home_too_late" | "drawn" | "unplaced";
+        Standing: "finished" | "last" | "left_home_too_late" | "resigned" | "drawn" | "unplaced";
         /** @description A suggested move for the seat to move, with the search's statistics. */
         SuggestionView: {
             /**

@@ -59,6 +59,8 @@ pub enum Standing {
     Last,
     /// Lost by the leave-home rule.
     LeftHomeTooLate,
+    /// Resigned (or its partner did).
+    Resigned,
     /// Still playing when the game ended in a draw.
     Drawn,
     /// Still playing when the game ended without play-on.
@@ -111,6 +113,8 @@ pub struct Game {
     finish_order: Vec<Vec<Seat>>,
     /// Groups in the order they were eliminated.
     eliminated_order: Vec<Vec<Seat>>,
+    /// The resignations, in order.
+    resignations: Vec<Resignation>,
     outcome: Option<Outcome>,
     /// Position keys after the latest moves, oldest first (at most [`RECENT_KEYS`]).
     recent: Vec<u64>,
@@ -138,6 +142,7 @@ impl Game {
             seen: HashMap::new(),
             finish_order: Vec::new(),
             eliminated_order: Vec::new(),
+            resignations: Vec::new(),
             outcome: None,
             recent: Vec::new(),
         };
@@ -273,6 +278,47 @@ impl Game {
             .record
             .last()
             .unwrap_or_else(|| unreachable!("a move was just pushed")))
+    }
+
+    /// The resignations so far, in order.
+    #[must_use]
+    pub fn resignations(&self) -> &[Resignation] {
+        &self.resignations
+    }
+
+    /// `seat` resigns (with its partner in a team game): it is out of the game and ranked like
+    /// a player who lost by the leave-home rule, behind everyone still playing, with the
+    /// standing [`Standing::Resigned`]; its pieces stay on the board. The game goes on for the
+    /// others; with two sides left it ends and the other side wins. Seats that cannot move
+    /// after it are skipped as after a move.
+    ///
+    /// # Errors
+    /// [`ResignError::GameOver`] once the game is over, [`ResignError::NotPlaying`] for a seat
+    /// that finished or is out already. Nothing changes then.
+    pub fn resign(&mut self, seat: Seat) -> Result<&Resignation, ResignError> {
+        if self.is_over() {
+            return Err(ResignError::GameOver);
+        }
+        if !self.pos.is_active(seat) {
+            return Err(ResignError::NotPlaying(seat));
+        }
+        let v = Arc::clone(&self.variant);
+        v.resign(&mut self.pos, seat);
+        // Recorded before the game settles, so that a result it reaches ranks the resignation.
+        self.resignations.push(Resignation {
+            after: self.record.len(),
+            seats: v.unit(seat).collect(),
+            skipped: Vec::new(),
+        });
+        self.note_standings();
+        let mut skipped = Vec::new();
+        self.settle(&mut skipped);
+        let resignation = self
+            .resignations
+            .last_mut()
+            .unwrap_or_else(|| unreachable!("a resignation was just pushed"));
+        resignation.skipped = skipped;
+        Ok(resignation)
     }
 
     /// Records groups that finished or were eliminated since the last call.
@@ -462,10 +508,15 @@ impl Game {
             }
         }
         for g in self.eliminated_order.iter().rev() {
+            let resigned = self.resignations.iter().any(|r| r.seats == *g);
             ranking.push(Place {
                 place: Some(place),
                 seats: g.clone(),
-                standing: Standing::LeftHomeTooLate,
+                standing: if resigned {
+                    Standing::Resigned
+                } else {
+                    Standing::LeftHomeTooLate
+                },
             });
             place += 1;
         }
@@ -497,6 +548,50 @@ pub struct GameSnapshot {
     /// Position keys after the latest moves, oldest first.
     #[cfg_attr(feature = "serde", serde(default))]
     pub recent: Vec<u64>,
+    /// The resignations, in order.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub resignations: Vec<SnapshotResignation>,
+}
+
+/// A resignation: who resigned, and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resignation {
+    /// How many moves had been played (the resignation came after the move of that ply).
+    pub after: usize,
+    /// The seats that left the game: the seat that resigned, and its partner in a team game.
+    pub seats: Vec<Seat>,
+    /// Seats whose turns were skipped right after it because they could not move.
+    pub skipped: Vec<Seat>,
+}
+
+/// Why a seat cannot resign.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResignError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The seat finished or is out of the game already.
+    #[error("seat {} is no longer playing", .0.index())]
+    NotPlaying(Seat),
+}
+
+/// One resignation of a [`GameSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SnapshotResignation {
+    /// Moves played before it.
+    pub after: usize,
+    /// The seats that left.
+    pub seats: Vec<u8>,
+    /// Seats skipped right after it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub skipped: Vec<u8>,
 }
 
 /// One move of a [`GameSnapshot`].
@@ -579,6 +674,15 @@ impl Game {
             },
             finish_order: self.finish_order.iter().map(group).collect(),
             eliminated_order: self.eliminated_order.iter().map(group).collect(),
+            resignations: self
+                .resignations
+                .iter()
+                .map(|r| SnapshotResignation {
+                    after: r.after,
+                    seats: group(&r.seats),
+                    skipped: group(&r.skipped),
+                })
+                .collect(),
             outcome: self.outcome.clone(),
             recent: self.recent.clone(),
         }
@@ -624,6 +728,27 @@ impl Game {
             seen: snapshot.seen.iter().map(|s| (s.hash, s.count)).collect(),
             finish_order: groups(&snapshot.finish_order)?,
             eliminated_order: groups(&snapshot.eliminated_order)?,
+            resignations: snapshot
+                .resignations
+                .iter()
+                .map(|r| {
+                    if r.after > snapshot.record.len() {
+                        return Err(SnapshotError::Move {
+                            index: r.after,
+                            message: "a resignation after a move the record does not have".into(),
+                        });
+                    }
+                    Ok(Resignation {
+                        after: r.after,
+                        seats: r.seats.iter().map(|&s| seat(s)).collect::<Result<_, _>>()?,
+                        skipped: r
+                            .skipped
+                            .iter()
+                            .map(|&s| seat(s))
+                            .collect::<Result<_, _>>()?,
+                    })
+                })
+                .collect::<Result<_, _>>()?,
             outcome: snapshot.outcome.clone(),
             recent: snapshot
                 .recent

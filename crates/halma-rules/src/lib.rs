@@ -36,8 +36,9 @@ pub use bitboard::{BitIter, Bitboard};
 pub use board::{Board, BoardError, BoardKind, Camp, Cell, CellInfo, CellNameError, Corner};
 pub use catalogue::{OptionDefault, OptionInfo, OptionValues};
 pub use game::{
-    DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, SeenCount,
-    SnapshotError, SnapshotMove, Standing, RECENT_KEYS,
+    DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, ResignError,
+    Resignation, SeenCount, SnapshotError, SnapshotMove, SnapshotResignation, Standing,
+    RECENT_KEYS,
 };
 pub use options::{
     board_leave_home_moves, BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions,

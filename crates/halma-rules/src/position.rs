@@ -490,6 +490,30 @@ impl Variant {
         self.advance_turn(pos);
     }
 
+    /// Takes `seat` out of the game as if it had resigned, with its partner in a team game (a
+    /// resignation is the team's, as a loss by the leave-home rule is): its pieces stay on the
+    /// board as obstacles (and count as blockers in others' goals), and the turn passes on when
+    /// it was theirs. Seats that finished already keep their finish. Returns whether any seat
+    /// was still playing.
+    pub fn resign(&self, pos: &mut Position, seat: Seat) -> bool {
+        let mut out = false;
+        for s in self.unit(seat) {
+            if pos.is_active(s) {
+                pos.eliminated |= 1 << s.0;
+                out = true;
+            }
+        }
+        if out {
+            if self.options().anti_blocking_grace != 0 {
+                self.update_finished(pos);
+            }
+            if !pos.is_active(pos.to_move()) {
+                self.advance_turn(pos);
+            }
+        }
+        out
+    }
+
     /// Passes the turn of the seat to move (it has no legal move) to the next seat playing.
     pub fn pass(&self, pos: &mut Position) {
         self.advance_turn(pos);

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use halma_rules::{
-    notation, BoardKind, DrawReason, Game, GameSetup, IllegalMove, MoveInput, RuleOptions, Seat,
-    Standing, Variant,
+    notation, BoardKind, DrawReason, Game, GameSetup, IllegalMove, MoveInput, ResignError,
+    RuleOptions, Seat, Standing, Variant,
 };
 
 fn game_at(text: &str) -> Game {
@@ -423,4 +423,85 @@ fn the_moves_of_one_piece_are_those_of_the_seat_to_move_only() {
     assert!(game.position().army_at(rival).is_some());
     assert!(game.legal_moves_from(rival).is_empty());
     assert!(game.legal_moves_from(empty).is_empty());
+}
+
+#[test]
+fn a_resigned_seat_is_out_and_the_others_play_on() {
+    // S's 39th move leaves q1 (NW's piece, NW at 5 moves) the only non-blocker in its goal.
+    let mut game = game_at(&format!("star 3 - {THREE} 38,5,38"));
+    game.play(&mv(&game, "m8-n4")).unwrap();
+    assert!(!game.position().is_finished(seat(0)));
+    // NW cannot move (q1 is walled in, its other pieces are locked in its full goal): skipped.
+    assert_eq!(game.to_move(), Some(seat(2)));
+    // NW resigns: out of the game, its pieces stay, q1 is a blocker now, so S is finished; NE
+    // is the last one left and the game is over.
+    let r = game.resign(seat(1)).unwrap().clone();
+    assert_eq!((r.after, r.seats.clone()), (1, vec![seat(1)]));
+    assert!(game.position().is_eliminated(seat(1)));
+    assert!(game.position().is_finished(seat(0)));
+    let board = game.variant().board();
+    let q1 = board.parse_cell("q1").unwrap();
+    assert_eq!(
+        game.position().army_at(q1),
+        Some(1),
+        "the pieces stay on the board"
+    );
+    let outcome = game.outcome().expect("one player is left");
+    let standings: Vec<(Vec<Seat>, Option<u8>, Standing)> = outcome
+        .ranking
+        .iter()
+        .map(|p| (p.seats.clone(), p.place, p.standing))
+        .collect();
+    assert_eq!(
+        standings,
+        [
+            (vec![seat(0)], Some(1), Standing::Finished),
+            (vec![seat(2)], Some(2), Standing::Last),
+            (vec![seat(1)], Some(3), Standing::Resigned),
+        ]
+    );
+    assert_eq!(game.resign(seat(2)), Err(ResignError::GameOver));
+}
+
+#[test]
+fn a_resignation_passes_the_turn_and_is_kept_in_snapshots() {
+    let mut game = game_at("star 3 - a1,b1,b2,c1,c2,c3,d1,d2,d3,d4/j1,k1,k2,l1,l2,l3,m1,m2,m3,m4/j10,k10,k11,l10,l11,l12,m10,m11,m12,m13 1 0,0,0");
+    game.play(&mv(&game, "d1-e5")).unwrap();
+    // Seat 3 resigns out of turn: seat 2 is still to move, and seat 3 is skipped from now on.
+    game.resign(seat(2)).unwrap();
+    assert_eq!(game.to_move(), Some(seat(1)));
+    assert_eq!(game.resign(seat(2)), Err(ResignError::NotPlaying(seat(2))));
+    let moves = game.legal_moves();
+    game.play(&MoveInput::Path(moves[0].path.clone())).unwrap();
+    assert_eq!(
+        game.to_move(),
+        Some(seat(0)),
+        "the resigned seat is skipped"
+    );
+    assert!(!game.is_over());
+    // Seat 1 resigns on its turn: seat 2 is the only one left and ranks first.
+    game.resign(seat(0)).unwrap();
+    let outcome = game.outcome().expect("one player is left");
+    assert_eq!(outcome.winner(), Some(&[seat(1)][..]));
+    assert_eq!(outcome.ranking[1].standing, Standing::Resigned);
+    assert_eq!(outcome.ranking[1].seats, vec![seat(0)]);
+    assert_eq!(outcome.ranking[2].seats, vec![seat(2)]);
+    // A snapshot keeps the resignations, and the restored game ranks them the same.
+    let snapshot = game.snapshot();
+    assert_eq!(snapshot.resignations.len(), 2);
+    let restored = Game::restore(std::sync::Arc::clone(game.variant()), &snapshot).unwrap();
+    assert_eq!(restored.resignations(), game.resignations());
+    assert_eq!(restored.outcome(), game.outcome());
+    assert_eq!(restored.snapshot(), snapshot);
+}
+
+#[test]
+fn a_partner_resigns_for_the_team() {
+    let text = "star 4 teams=1 a1,b1,b2,c1,c2,c3,d1,d2,d3,d4/e1,e2,e3,e4,f1,f2,f3,g1,g2,h1/n1,n2,n3,n4,o1,o2,o3,p1,p2,q1/j10,k10,k11,l10,l11,l12,m10,m11,m12,m13 1 0,0,0,0";
+    let mut game = game_at(text);
+    let r = game.resign(seat(1)).unwrap();
+    assert_eq!(r.seats, vec![seat(1), seat(3)]);
+    let outcome = game.outcome().expect("two teams: the other one wins");
+    assert_eq!(outcome.winner(), Some(&[seat(0), seat(2)][..]));
+    assert_eq!(outcome.ranking[1].standing, Standing::Resigned);
 }

@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use halma_client::reqwest::StatusCode;
-use halma_client::{types, EventStream, GameEvent, GameSession, HalmaError};
+use halma_client::{types, EventStream, GameEvent, GameSession, HalmaError, ProblemCode};
 
+use crate::checks::assert_problem;
 use crate::server::TestServer;
 
 /// Longest wait for one event.
@@ -99,6 +100,19 @@ pub async fn two_listeners_see_a_whole_game_alike(server: &TestServer) {
         GameEvent::Result(r) => assert_eq!(Some(&r.result), host.game().result.as_ref()),
         other => panic!("the last event is {other:?}"),
     }
+    // Each move carries the version that stored it: one more per AI round, the last one the
+    // game's final version.
+    let versions: Vec<u64> = a
+        .iter()
+        .filter_map(|(_, e)| match e {
+            GameEvent::Move(m) => Some(m.version),
+            _ => None,
+        })
+        .collect();
+    assert!(versions
+        .windows(2)
+        .all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+    assert_eq!(versions.last(), Some(&host.version()));
     // Whose turn it is, in every move event, is the seat of the next move.
     for pair in a[1..].windows(2) {
         if let (GameEvent::Move(m), GameEvent::Move(next)) = (&pair[0].1, &pair[1].1) {
@@ -178,4 +192,122 @@ async fn play_first_legal(player: &mut GameSession) {
     let moves = player.legal_moves().await.unwrap();
     let first = &moves.moves[0];
     player.play(&first.from, &first.to).await.unwrap();
+}
+
+/// A 3-player star game: seat 0 played by the host here, seats 1 and 2 by the AI.
+fn three_players_against_two_ais() -> types::CreateGameRequest {
+    types::CreateGameRequest {
+        ai_time_ms: Some(5),
+        board: types::BoardName::Star,
+        first_seat: Some(0),
+        options: Some(types::RuleOptions {
+            arm_size: Some(3),
+            ..types::RuleOptions::default()
+        }),
+        players: 3,
+        seats: vec![types::SeatRequest::default(), ai_seat(2), ai_seat(2)],
+    }
+}
+
+pub async fn a_resignation_lets_the_others_finish(server: &TestServer) {
+    let (mut host, tokens) = GameSession::create(server.client(), three_players_against_two_ais())
+        .await
+        .unwrap();
+    play_first_legal(&mut host).await;
+    // A listener on the other instance, from the start.
+    let (up, connected) = tokio::sync::oneshot::channel();
+    let listener = tokio::spawn(until_final(
+        EventStream::new(server.other_client(), host.id()),
+        up,
+    ));
+    connected.await.unwrap();
+    // Seat 0 resigns with its own token; the AI seats play on, the host lets them.
+    let mut seat0 = GameSession::join(server.client(), host.id(), tokens.seats[0].clone())
+        .await
+        .unwrap();
+    let version = seat0.version();
+    // Our move and the two AI replies.
+    let moves_before = seat0.game().move_count;
+    assert_eq!(moves_before, 3);
+    let after_resign = seat0.resign(0).await.unwrap();
+    assert_eq!(seat0.version(), version + 1);
+    assert!(after_resign.iter().all(|m| m.seat != 0));
+    // The same seat again, another seat's token, a seat the game does not have.
+    assert_problem(
+        seat0.resign(0).await,
+        StatusCode::CONFLICT,
+        ProblemCode::SeatNotPlaying,
+    );
+    assert_problem(
+        seat0.resign(1).await,
+        StatusCode::FORBIDDEN,
+        ProblemCode::InvalidToken,
+    );
+    assert_problem(
+        seat0.resign(7).await,
+        StatusCode::BAD_REQUEST,
+        ProblemCode::BadRequest,
+    );
+    host.refresh().await.unwrap();
+    let mut rounds = 0;
+    while !host.is_finished() {
+        assert!(rounds < 1000, "no result after {rounds} rounds");
+        host.ai_turns().await.unwrap();
+        rounds += 1;
+    }
+    let result = host.game().result.clone().unwrap();
+    let last = result.ranking.last().unwrap();
+    assert_eq!(
+        (last.seats.clone(), last.place, last.standing),
+        (vec![0], Some(3), types::Standing::Resigned)
+    );
+    assert!(host.game().seats[0].eliminated);
+    // The record and its export show the resignation after the first round.
+    let record = host.record().await.unwrap();
+    assert_eq!(record.resignations.len(), 1);
+    assert_eq!(record.resignations[0].after, moves_before);
+    assert_eq!(record.resignations[0].seats, [0]);
+    let third = &record.moves[2];
+    let line = format!("3. {} {}\n1 resigned\n", third.seat + 1, third.notation);
+    assert!(record.export.contains(&line), "{}", record.export);
+    // The stream: the game (after one move), the resignation, every later move, the result.
+    let events = listener.await.unwrap();
+    let resigned: Vec<u64> = events
+        .iter()
+        .filter(|(_, e)| matches!(e, GameEvent::Resigned(r) if r.seats == [0]))
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(resigned, [events[0].0 + 1]);
+    let ids: Vec<u64> = events[1..].iter().map(|(id, _)| *id).collect();
+    let expected: Vec<u64> = (events[0].0 + 1..=record.moves.len() as u64 + 2).collect();
+    assert_eq!(ids, expected);
+    // Once over, nobody can resign.
+    let err = host.resign(1).await.unwrap_err();
+    assert_eq!(
+        err.status(),
+        Some(StatusCode::UNPROCESSABLE_ENTITY),
+        "{err}"
+    );
+    println!(
+        "resign ({}): seat 0 resigned after 3 moves; {} moves, ranking {:?}",
+        server.store(),
+        record.moves.len(),
+        result.ranking
+    );
+}
+
+pub async fn with_two_players_a_resignation_ends_the_game(server: &TestServer) {
+    let request = types::CreateGameRequest {
+        ai_time_ms: None,
+        board: types::BoardName::Square8,
+        first_seat: Some(0),
+        options: None,
+        players: 2,
+        seats: Vec::new(),
+    };
+    let (mut host, _tokens) = GameSession::create(server.client(), request).await.unwrap();
+    play_first_legal(&mut host).await;
+    host.resign(1).await.unwrap();
+    assert!(host.is_finished());
+    assert_eq!(host.game().result.as_ref().unwrap().winner, Some(vec![0]));
 }

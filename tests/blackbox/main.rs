@@ -75,4 +75,7 @@ on_both_stores! {
     two_listeners_see_a_whole_game_alike => crate::events::two_listeners_see_a_whole_game_alike,
     a_listener_that_reconnects_gets_exactly_what_it_missed =>
         crate::events::a_listener_that_reconnects_gets_exactly_what_it_missed,
+    a_resignation_lets_the_others_finish => crate::events::a_resignation_lets_the_others_finish,
+    with_two_players_a_resignation_ends_the_game =>
+        crate::events::with_two_players_a_resignation_ends_the_game,
 }

@@ -24,6 +24,8 @@ pub enum GameEvent {
     Game(Box<types::GameView>),
     /// A move, and whose turn it is after it.
     Move(types::MoveEvent),
+    /// A resignation, and whose turn it is after it.
+    Resigned(types::ResignedEvent),
     /// The result: the last event.
     Result(types::ResultEvent),
     /// The game no longer exists (it expired): the last event.
@@ -212,6 +214,7 @@ fn decode(raw: &eventsource_stream::Event) -> Result<Option<(u64, GameEvent)>, H
     let event = match raw.event.as_str() {
         "game" => GameEvent::Game(Box::new(serde_json::from_str(&raw.data).map_err(invalid)?)),
         "move" => GameEvent::Move(serde_json::from_str(&raw.data).map_err(invalid)?),
+        "resigned" => GameEvent::Resigned(serde_json::from_str(&raw.data).map_err(invalid)?),
         "result" => GameEvent::Result(serde_json::from_str(&raw.data).map_err(invalid)?),
         "gone" => GameEvent::Gone,
         _ => return Ok(None),

@@ -10,7 +10,8 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
-    ///Body of `POST /v1/games/{id}/ai-turns`.
+    /**Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
+based on, when no `If-Match` header is sent.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct AiTurnsRequest {
@@ -426,6 +427,8 @@ goal.*/
         pub players: u8,
         ///The current position in the notation.
         pub position: ::std::string::String,
+        ///Every resignation, in order.
+        pub resignations: ::std::vec::Vec<ResignationView>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<GameResult>,
         ///The starting position in the notation.
@@ -611,8 +614,10 @@ the `ETag`.*/
         ///The seat to move after this move; absent when the game ended with it.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub to_move: ::std::option::Option<u8>,
-        /**The game's version when the event was sent (a move and the AI replies it triggers are
-stored in one version, so several move events can carry the same version).*/
+        /**The version that stored the move (a move and the AI replies it triggers are stored in
+one version, so several move events can carry the same version). When the event says
+it is a seat's turn, this is the version to base that seat's move on, unless the game
+changed otherwise since.*/
         pub version: u64,
     }
     impl MoveEvent {
@@ -772,6 +777,8 @@ status.*/
         PayloadTooLarge,
         #[serde(rename = "store_unavailable")]
         StoreUnavailable,
+        #[serde(rename = "seat_not_playing")]
+        SeatNotPlaying,
         #[serde(rename = "too_many_streams")]
         TooManyStreams,
         #[serde(rename = "internal")]
@@ -795,6 +802,7 @@ status.*/
                 Self::UnsupportedMediaType => f.write_str("unsupported_media_type"),
                 Self::PayloadTooLarge => f.write_str("payload_too_large"),
                 Self::StoreUnavailable => f.write_str("store_unavailable"),
+                Self::SeatNotPlaying => f.write_str("seat_not_playing"),
                 Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::Internal => f.write_str("internal"),
             }
@@ -821,6 +829,7 @@ status.*/
                 "unsupported_media_type" => Ok(Self::UnsupportedMediaType),
                 "payload_too_large" => Ok(Self::PayloadTooLarge),
                 "store_unavailable" => Ok(Self::StoreUnavailable),
+                "seat_not_playing" => Ok(Self::SeatNotPlaying),
                 "too_many_streams" => Ok(Self::TooManyStreams),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
@@ -980,11 +989,44 @@ why the setup cannot be played.*/
             Default::default()
         }
     }
+    ///A resignation in a game's record.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ResignationView {
+        ///How many moves had been played: the resignation came after the move of this ply.
+        pub after: u32,
+        ///The seats that left: the seat that resigned, and its partner in a team game.
+        pub seats: ::std::vec::Vec<u8>,
+        ///Seats skipped right after it because they could not move.
+        pub skipped: ::std::vec::Vec<u8>,
+    }
+    impl ResignationView {
+        pub fn builder() -> builder::ResignationView {
+            Default::default()
+        }
+    }
+    ///The data of a `resigned` event: a seat (with its partner in a team game) left the game.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ResignedEvent {
+        ///The seats that left: the seat that resigned, and its partner in a team game.
+        pub seats: ::std::vec::Vec<u8>,
+        ///Seats skipped right after it because they could not move.
+        pub skipped: ::std::vec::Vec<u8>,
+        ///The seat to move after it; absent when the game ended with it.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+        ///The version that stored the resignation.
+        pub version: u64,
+    }
+    impl ResignedEvent {
+        pub fn builder() -> builder::ResignedEvent {
+            Default::default()
+        }
+    }
     ///The data of a `result` event, the last event of a stream.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct ResultEvent {
         pub result: GameResult,
-        ///The game's version.
+        ///The version that stored the end of the game.
         pub version: u64,
     }
     impl ResultEvent {
@@ -2179,6 +2221,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
                 ::std::string::String,
             >,
+            resignations: ::std::result::Result<
+                ::std::vec::Vec<super::ResignationView>,
+                ::std::string::String,
+            >,
             result: ::std::result::Result<
                 ::std::option::Option<super::GameResult>,
                 ::std::string::String,
@@ -2200,6 +2246,7 @@ of the instance stayed busy for the whole budget.*/
                     options: Err("no value supplied for options".to_string()),
                     players: Err("no value supplied for players".to_string()),
                     position: Err("no value supplied for position".to_string()),
+                    resignations: Err("no value supplied for resignations".to_string()),
                     result: Ok(Default::default()),
                     start_position: Err(
                         "no value supplied for start_position".to_string(),
@@ -2303,6 +2350,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn resignations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::ResignationView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.resignations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for resignations: {e}")
+                    });
+                self
+            }
             pub fn result<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::option::Option<super::GameResult>>,
@@ -2356,6 +2415,7 @@ of the instance stayed busy for the whole budget.*/
                     options: value.options?,
                     players: value.players?,
                     position: value.position?,
+                    resignations: value.resignations?,
                     result: value.result?,
                     start_position: value.start_position?,
                     version: value.version?,
@@ -2373,6 +2433,7 @@ of the instance stayed busy for the whole budget.*/
                     options: Ok(value.options),
                     players: Ok(value.players),
                     position: Ok(value.position),
+                    resignations: Ok(value.resignations),
                     result: Ok(value.result),
                     start_position: Ok(value.start_position),
                     version: Ok(value.version),
@@ -3715,6 +3776,173 @@ of the instance stayed busy for the whole budget.*/
                 Self {
                     status: Ok(value.status),
                     store: Ok(value.store),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ResignationView {
+            after: ::std::result::Result<u32, ::std::string::String>,
+            seats: ::std::result::Result<::std::vec::Vec<u8>, ::std::string::String>,
+            skipped: ::std::result::Result<::std::vec::Vec<u8>, ::std::string::String>,
+        }
+        impl ::std::default::Default for ResignationView {
+            fn default() -> Self {
+                Self {
+                    after: Err("no value supplied for after".to_string()),
+                    seats: Err("no value supplied for seats".to_string()),
+                    skipped: Err("no value supplied for skipped".to_string()),
+                }
+            }
+        }
+        impl ResignationView {
+            pub fn after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for after: {e}")
+                    });
+                self
+            }
+            pub fn seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seats: {e}")
+                    });
+                self
+            }
+            pub fn skipped<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for skipped: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ResignationView> for super::ResignationView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ResignationView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    after: value.after?,
+                    seats: value.seats?,
+                    skipped: value.skipped?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ResignationView> for ResignationView {
+            fn from(value: super::ResignationView) -> Self {
+                Self {
+                    after: Ok(value.after),
+                    seats: Ok(value.seats),
+                    skipped: Ok(value.skipped),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ResignedEvent {
+            seats: ::std::result::Result<::std::vec::Vec<u8>, ::std::string::String>,
+            skipped: ::std::result::Result<::std::vec::Vec<u8>, ::std::string::String>,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for ResignedEvent {
+            fn default() -> Self {
+                Self {
+                    seats: Err("no value supplied for seats".to_string()),
+                    skipped: Err("no value supplied for skipped".to_string()),
+                    to_move: Ok(Default::default()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl ResignedEvent {
+            pub fn seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seats: {e}")
+                    });
+                self
+            }
+            pub fn skipped<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.skipped = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for skipped: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ResignedEvent> for super::ResignedEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ResignedEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    seats: value.seats?,
+                    skipped: value.skipped?,
+                    to_move: value.to_move?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ResignedEvent> for ResignedEvent {
+            fn from(value: super::ResignedEvent) -> Self {
+                Self {
+                    seats: Ok(value.seats),
+                    skipped: Ok(value.skipped),
+                    to_move: Ok(value.to_move),
+                    version: Ok(value.version),
                 }
             }
         }
@@ -5355,8 +5583,9 @@ let response = client.ai_turns()
 
 A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
 `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
-its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
-the game ends, after which the stream closes. Comment lines keep an idle stream open.
+its own, and each says whose turn it is next), a `resigned` event per resignation (a
+`ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
+the stream closes. Comment lines keep an idle stream open.
 Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
 events after that one (no `game` event), then live ones, on any instance.
 
@@ -5445,6 +5674,32 @@ let response = client.rematch()
 ```*/
     pub fn rematch(&self) -> builder::Rematch<'_> {
         builder::Rematch::new(self)
+    }
+    /**A seat resigns: it is out of the game, ranked behind everyone still playing (standing
+`resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
+game goes on for the others; with two players (or two teams) the other side wins. The AI
+seats that are to move next move before the answer
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/resign`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the seat's token, or the host token.
+- `if_match`: The version the resignation is based on; or send `version` in the body. One of the two is required (428 without).
+- `body`
+```ignore
+let response = client.resign()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn resign(&self) -> builder::Resign<'_> {
+        builder::Resign::new(self)
     }
     /**Suggests a move for the seat to move (read-only; nothing is played)
 
@@ -6575,6 +6830,167 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 201u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::resign`]
+
+[`Client::resign`]: super::Client::resign*/
+    #[derive(Debug, Clone)]
+    pub struct Resign<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+        body: Result<types::builder::AiTurnsRequest, String>,
+    }
+    impl<'a> Resign<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::AiTurnsRequest>,
+            <V as std::convert::TryInto<
+                types::AiTurnsRequest,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!("conversion to `AiTurnsRequest` for body failed: {}", s)
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::AiTurnsRequest,
+            ) -> types::builder::AiTurnsRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/resign`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::MoveOutcome>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match, body } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::AiTurnsRequest::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/resign", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "resign",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(

@@ -279,6 +279,28 @@ impl GameSession {
         Ok(self.remember_outcome(answer))
     }
 
+    /// Seat `seat` resigns (the session's token must be that seat's or the host's): it is out
+    /// of the game, its pieces stay, and the others play on; with two sides the other wins.
+    /// Returns the AI moves that followed before the answer.
+    ///
+    /// # Errors
+    /// 409 `seat_not_playing` for a seat that finished or is out already, 422 `illegal_move`
+    /// (`game_over`), 412 `version_mismatch`, 403 `invalid_token`, and the failures every
+    /// request may have.
+    pub async fn resign(&mut self, seat: u8) -> Result<Vec<types::MoveView>, HalmaError> {
+        let answer = self
+            .client
+            .resign()
+            .id(self.id())
+            .seat(seat)
+            .authorization(bearer(&self.token))
+            .if_match(entity_tag(self.version))
+            .body(types::AiTurnsRequest::default())
+            .send()
+            .await?;
+        Ok(self.remember_outcome(answer))
+    }
+
     /// Reads the game again when it changed since last seen (`If-None-Match`); returns whether
     /// it had.
     ///

@@ -143,8 +143,9 @@ export interface paths {
          * Follows a game live.
          * @description A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
          *     `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
-         *     its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
-         *     the game ends, after which the stream closes. Comment lines keep an idle stream open.
+         *     its own, and each says whose turn it is next), a `resigned` event per resignation (a
+         *     `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
+         *     the stream closes. Comment lines keep an idle stream open.
          *     Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
          *     events after that one (no `game` event), then live ones, on any instance.
          */
@@ -212,6 +213,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A seat resigns: it is out of the game, ranked behind everyone still playing (standing
+         *     `resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
+         *     game goes on for the others; with two players (or two teams) the other side wins. The AI
+         *     seats that are to move next move before the answer.
+         */
+        post: operations["resign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/suggestion": {
         parameters: {
             query?: never;
@@ -250,7 +273,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Body of `POST /v1/games/{id}/ai-turns`. */
+        /**
+         * @description Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
+         *     based on, when no `If-Match` header is sent.
+         */
         AiTurnsRequest: {
             /**
              * Format: u-int64
@@ -443,6 +469,8 @@ export interface components {
             players: number;
             /** @description The current position in the notation. */
             position: string;
+            /** @description Every resignation, in order. */
+            resignations: components["schemas"]["ResignationView"][];
             result?: components["schemas"]["GameResult"] | null;
             /** @description The starting position in the notation. */
             start_position: string;
@@ -564,8 +592,10 @@ export interface components {
             to_move?: number | null;
             /**
              * Format: u-int64
-             * @description The game's version when the event was sent (a move and the AI replies it triggers are
-             *     stored in one version, so several move events can carry the same version).
+             * @description The version that stored the move (a move and the AI replies it triggers are stored in
+             *     one version, so several move events can carry the same version). When the event says
+             *     it is a seat's turn, this is the version to base that seat's move on, unless the game
+             *     changed otherwise since.
              */
             version: number;
         };
@@ -689,7 +719,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "too_many_streams" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "too_many_streams" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
@@ -709,13 +739,42 @@ export interface components {
              */
             store: string;
         };
+        /** @description A resignation in a game's record. */
+        ResignationView: {
+            /**
+             * Format: u-int32
+             * @description How many moves had been played: the resignation came after the move of this ply.
+             */
+            after: number;
+            /** @description The seats that left: the seat that resigned, and its partner in a team game. */
+            seats: number[];
+            /** @description Seats skipped right after it because they could not move. */
+            skipped: number[];
+        };
+        /** @description The data of a `resigned` event: a seat (with its partner in a team game) left the game. */
+        ResignedEvent: {
+            /** @description The seats that left: the seat that resigned, and its partner in a team game. */
+            seats: number[];
+            /** @description Seats skipped right after it because they could not move. */
+            skipped: number[];
+            /**
+             * Format: u-int8
+             * @description The seat to move after it; absent when the game ended with it.
+             */
+            to_move?: number | null;
+            /**
+             * Format: u-int64
+             * @description The version that stored the resignation.
+             */
+            version: number;
+        };
         /** @description The data of a `result` event, the last event of a stream. */
         ResultEvent: {
             /** @description The result. */
             result: components["schemas"]["GameResult"];
             /**
              * Format: u-int64
-             * @description The game's version.
+             * @description The version that stored the end of the game.
              */
             version: number;
         };
@@ -1044,6 +1103,8 @@ export type Problem = components['schemas']['Problem'];
 export type ProblemCode = components['schemas']['ProblemCode'];
 export type ProblemReason = components['schemas']['ProblemReason'];
 export type Readiness = components['schemas']['Readiness'];
+export type ResignationView = components['schemas']['ResignationView'];
+export type ResignedEvent = components['schemas']['ResignedEvent'];
 export type ResultEvent = components['schemas']['ResultEvent'];
 export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];
@@ -1334,7 +1395,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `result` (a ResultEvent, last). */
+            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `result` (a ResultEvent, last). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1533,6 +1594,60 @@ export interface operations {
                 };
             };
             /** @description 401, 403 (not the host token), 404. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resign: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version the resignation is based on; or send `version` in the body. One of the two is required (428 without). */
+                "If-Match"?: string;
+                /** @description `Bearer <token>`: the seat's token, or the host token. */
+                Authorization: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+                /** @description The seat, from 0 in turn order. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiTurnsRequest"];
+            };
+        };
+        responses: {
+            /** @description The game after the resignation and the AI moves that followed. */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveOutcome"];
+                };
+            };
+            /** @description 400 a seat the game does not have; 401 `missing_token`; 403 `invalid_token` (another seat's token); 404 `game_not_found`; 409 `seat_not_playing` (finished or out already); 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -329,6 +329,8 @@ pub struct GameRecord {
     pub first_seat: u8,
     /// Every move.
     pub moves: Vec<MoveView>,
+    /// Every resignation, in order.
+    pub resignations: Vec<ResignationView>,
     /// The result, once finished.
     pub result: Option<GameResult>,
     /// The starting position in the notation.
@@ -337,6 +339,17 @@ pub struct GameRecord {
     pub position: String,
     /// The whole game as text: tag lines, then one move per line (`12. S3 c1-e3-g5`).
     pub export: String,
+}
+
+/// A resignation in a game's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ResignationView {
+    /// How many moves had been played: the resignation came after the move of this ply.
+    pub after: u32,
+    /// The seats that left: the seat that resigned, and its partner in a team game.
+    pub seats: Vec<u8>,
+    /// Seats skipped right after it because they could not move.
+    pub skipped: Vec<u8>,
 }
 
 /// One cell of a board.

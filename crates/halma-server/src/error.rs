@@ -79,6 +79,12 @@ pub enum ApiError {
         /// The limit in bytes, when known.
         limit: Option<usize>,
     },
+    /// The seat finished or is out of the game already.
+    #[error("seat {seat} is no longer playing")]
+    SeatNotPlaying {
+        /// The seat.
+        seat: u8,
+    },
     /// This instance holds as many event streams as it may; the client should retry (another
     /// instance may have room).
     #[error("too many open event streams")]
@@ -166,6 +172,11 @@ impl ApiError {
                 ProblemCode::PayloadTooLarge,
                 "Payload too large",
             ),
+            Self::SeatNotPlaying { .. } => (
+                StatusCode::CONFLICT,
+                ProblemCode::SeatNotPlaying,
+                "Seat not playing",
+            ),
             Self::TooManyStreams => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::TooManyStreams,
@@ -235,6 +246,9 @@ impl ApiError {
             }
             Self::PayloadTooLarge { limit: None } => {
                 "The request body exceeds the size limit.".to_owned()
+            }
+            Self::SeatNotPlaying { seat } => {
+                format!("Seat {seat} has finished or is out of the game already.")
             }
             Self::TooManyStreams => {
                 "This instance holds as many event streams as it may; retry later.".to_owned()

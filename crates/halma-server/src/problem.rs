@@ -60,6 +60,8 @@ pub enum ProblemCode {
     PayloadTooLarge,
     /// 503: the game store does not answer; retry after the `Retry-After` header's seconds.
     StoreUnavailable,
+    /// 409: the seat finished or is out of the game already.
+    SeatNotPlaying,
     /// 503: this instance holds as many event streams as it may; retry after the
     /// `Retry-After` header's seconds (another instance may have room).
     TooManyStreams,
@@ -88,6 +90,7 @@ impl ProblemCode {
             Self::PayloadTooLarge => "payload_too_large",
             Self::StoreUnavailable => "store_unavailable",
             Self::TooManyStreams => "too_many_streams",
+            Self::SeatNotPlaying => "seat_not_playing",
             Self::Internal => "internal",
         }
     }

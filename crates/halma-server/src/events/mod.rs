@@ -2,9 +2,9 @@
 //! built from the game's record, and the per-instance feeds that tell every open stream of a
 //! game about its new versions.
 //!
-//! Event ids count the game's events: the move of ply `n` has id `n`, and the result (once the
-//! game is over) has id `plies + 1`. The first event of a stream, the whole game, carries the
-//! id of the last event it includes. Since every event is built from the stored record, a
+//! Event ids count the game's events in order: its moves and resignations, then the result
+//! (once the game is over). In a game without resignations the move of ply `n` has id `n`. The
+//! first event of a stream, the whole game, carries the id of the last event it includes. Since every event is built from the stored record, a
 //! client that reconnects with `Last-Event-ID` gets exactly what it missed, whichever instance
 //! it reaches and whatever happened to the instance it was on.
 
@@ -22,8 +22,10 @@ pub use feed::{FeedState, Feeds};
 /// The data of a `move` event: one move of the record, and whose turn it is after it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct MoveEvent {
-    /// The game's version when the event was sent (a move and the AI replies it triggers are
-    /// stored in one version, so several move events can carry the same version).
+    /// The version that stored the move (a move and the AI replies it triggers are stored in
+    /// one version, so several move events can carry the same version). When the event says
+    /// it is a seat's turn, this is the version to base that seat's move on, unless the game
+    /// changed otherwise since.
     pub version: u64,
     /// The move.
     #[serde(rename = "move")]
@@ -35,10 +37,23 @@ pub struct MoveEvent {
 /// The data of a `result` event, the last event of a stream.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ResultEvent {
-    /// The game's version.
+    /// The version that stored the end of the game.
     pub version: u64,
     /// The result.
     pub result: GameResult,
+}
+
+/// The data of a `resigned` event: a seat (with its partner in a team game) left the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ResignedEvent {
+    /// The version that stored the resignation.
+    pub version: u64,
+    /// The seats that left: the seat that resigned, and its partner in a team game.
+    pub seats: Vec<u8>,
+    /// Seats skipped right after it because they could not move.
+    pub skipped: Vec<u8>,
+    /// The seat to move after it; absent when the game ended with it.
+    pub to_move: Option<u8>,
 }
 
 /// One event of a game's stream.
@@ -46,6 +61,8 @@ pub struct ResultEvent {
 pub enum GameEvent {
     /// A move (`event: move`).
     Move(MoveEvent),
+    /// A resignation (`event: resigned`).
+    Resigned(ResignedEvent),
     /// The result (`event: result`).
     Result(ResultEvent),
 }
@@ -55,44 +72,102 @@ impl GameEvent {
     pub fn name(&self) -> &'static str {
         match self {
             Self::Move(_) => "move",
+            Self::Resigned(_) => "resigned",
             Self::Result(_) => "result",
         }
     }
 }
 
-/// The id of the last event of `game`: its number of plies, one more once it is over.
-pub fn last_event_id(game: &Game) -> u64 {
-    let plies = game.record().len() as u64;
-    plies + u64::from(game.is_over())
+/// The number of moves and resignations of `game`: the id of its last event before the
+/// result.
+pub fn changes(game: &Game) -> u64 {
+    (game.record().len() + game.resignations().len()) as u64
 }
 
-/// The events of `game` (at `version`) after the event with id `after`, in order, with their ids.
-pub fn events_after(version: u64, game: &Game, after: u64) -> Vec<(u64, GameEvent)> {
+/// The id of the last event of `game`: its moves and resignations, one more once it is over.
+pub fn last_event_id(game: &Game) -> u64 {
+    changes(game) + u64::from(game.is_over())
+}
+
+/// Which version stored which event: from the count of changes after each write (see
+/// [`Header::changes_by_version`](crate::games::document::Header::changes_by_version)).
+#[derive(Clone, Copy, Debug)]
+pub struct Versions<'a> {
+    /// The game's current version.
+    pub current: u64,
+    /// Moves and resignations after each version, entry `v - 1` for version `v`.
+    pub changes_by_version: &'a [u32],
+}
+
+impl Versions<'_> {
+    /// The version that stored the event with id `id`: the first version after which the game
+    /// had at least `id` changes; the current version when the counts do not say (a game
+    /// stored before they were kept, or the result).
+    pub fn of(&self, id: u64) -> u64 {
+        let first = self
+            .changes_by_version
+            .partition_point(|&changes| u64::from(changes) < id);
+        if first < self.changes_by_version.len() {
+            first as u64 + 1
+        } else {
+            self.current
+        }
+    }
+}
+
+/// The events of `game` after the event with id `after`, in order, with their ids.
+pub fn events_after(versions: Versions<'_>, game: &Game, after: u64) -> Vec<(u64, GameEvent)> {
     let board = game.variant().board();
     let record = game.record();
-    let plies = record.len() as u64;
+    let resignations = game.resignations();
+    // Whose turn it is after the change at this place: the seat of the next move, or the
+    // seat to move now after the last change.
+    let next_mover = |moves_played: usize| match record.get(moves_played) {
+        Some(next) => Some(next.seat.index()),
+        None => game.to_move().map(|s| s.index()),
+    };
+    let seats = |list: &[halma_rules::Seat]| list.iter().map(|s| s.index()).collect();
     let mut events = Vec::new();
-    let first = usize::try_from(after).unwrap_or(usize::MAX);
-    for (index, played) in record.iter().enumerate().skip(first) {
-        let to_move = match record.get(index + 1) {
-            Some(next) => Some(next.seat.index()),
-            None => game.to_move().map(|s| s.index()),
+    let mut id = 0u64;
+    let mut pending = resignations.iter().peekable();
+    for index in 0..=record.len() {
+        // The resignations made after `index` moves come before the next move.
+        while let Some(r) = pending.next_if(|r| r.after <= index) {
+            id += 1;
+            if id > after {
+                events.push((
+                    id,
+                    GameEvent::Resigned(ResignedEvent {
+                        version: versions.of(id),
+                        seats: seats(&r.seats),
+                        skipped: seats(&r.skipped),
+                        to_move: next_mover(index),
+                    }),
+                ));
+            }
+        }
+        let Some(played) = record.get(index) else {
+            break;
         };
-        events.push((
-            index as u64 + 1,
-            GameEvent::Move(MoveEvent {
-                version,
-                played: views::move_view(board, index, played),
-                to_move,
-            }),
-        ));
+        id += 1;
+        if id > after {
+            events.push((
+                id,
+                GameEvent::Move(MoveEvent {
+                    version: versions.of(id),
+                    played: views::move_view(board, index, played),
+                    to_move: next_mover(index + 1),
+                }),
+            ));
+        }
     }
     if let Some(outcome) = game.outcome() {
-        if after <= plies {
+        id += 1;
+        if id > after {
             events.push((
-                plies + 1,
+                id,
                 GameEvent::Result(ResultEvent {
-                    version,
+                    version: versions.of(id - 1),
                     result: views::result_view(outcome),
                 }),
             ));
@@ -108,6 +183,32 @@ mod tests {
     use halma_rules::{notation, BoardKind, GameSetup, MoveInput, RuleOptions, Variant};
 
     use super::*;
+
+    /// Versions of a game whose counts are unknown: every event at the current version.
+    fn current(version: u64) -> Versions<'static> {
+        Versions {
+            current: version,
+            changes_by_version: &[],
+        }
+    }
+
+    #[test]
+    fn each_event_gets_the_version_that_stored_it() {
+        // Version 1: created with 1 move (an AI seat), version 2: +2 moves, version 3: +1.
+        let versions = Versions {
+            current: 3,
+            changes_by_version: &[1, 3, 4],
+        };
+        let of: Vec<u64> = (1..=5).map(|id| versions.of(id)).collect();
+        assert_eq!(of, [1, 2, 2, 3, 3]);
+        // A write with no new move (none in this service today) takes no event.
+        let gaps = Versions {
+            current: 4,
+            changes_by_version: &[0, 2, 2, 3],
+        };
+        let of: Vec<u64> = (1..=3).map(|id| gaps.of(id)).collect();
+        assert_eq!(of, [2, 2, 4]);
+    }
 
     /// A new 2-player game on `board`, seat 0 to move.
     fn new_game(board: BoardKind) -> Game {
@@ -138,14 +239,14 @@ mod tests {
     fn events_count_the_plies_and_say_whose_turn_is_next() {
         let game = game_of(&["d1-e5", "n1-m6", "d2-e6"]);
         assert_eq!(last_event_id(&game), 3);
-        let all = events_after(4, &game, 0);
+        let all = events_after(current(4), &game, 0);
         let ids: Vec<u64> = all.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids, [1, 2, 3]);
         let turns: Vec<Option<u8>> = all
             .iter()
             .map(|(_, e)| match e {
                 GameEvent::Move(m) => m.to_move,
-                GameEvent::Result(_) => None,
+                GameEvent::Resigned(_) | GameEvent::Result(_) => None,
             })
             .collect();
         assert_eq!(turns, [Some(1), Some(0), Some(1)]);
@@ -156,9 +257,49 @@ mod tests {
         assert_eq!(second.played.ply, 2);
         assert_eq!(second.version, 4);
         // After an event, only what came later; after the last, nothing.
-        assert_eq!(events_after(4, &game, 2).len(), 1);
-        assert!(events_after(4, &game, 3).is_empty());
-        assert!(events_after(4, &game, 99).is_empty());
+        assert_eq!(events_after(current(4), &game, 2).len(), 1);
+        assert!(events_after(current(4), &game, 3).is_empty());
+        assert!(events_after(current(4), &game, 99).is_empty());
+    }
+
+    #[test]
+    fn resignations_take_their_place_among_the_moves() {
+        let variant = Arc::new(
+            Variant::new(&GameSetup {
+                board: BoardKind::Star,
+                players: 3,
+                options: RuleOptions::default(),
+            })
+            .unwrap_or_else(|e| panic!("{e}")),
+        );
+        let seat = |i| variant.seat(i).unwrap_or_else(|| panic!("no seat {i}"));
+        let mut game = Game::new(Arc::clone(&variant), seat(0));
+        let play_first = |game: &mut Game| {
+            let first = game.legal_moves()[0].path.clone();
+            game.play(&MoveInput::Path(first))
+                .unwrap_or_else(|e| panic!("{e}"));
+        };
+        play_first(&mut game);
+        game.resign(seat(2)).unwrap_or_else(|e| panic!("{e}"));
+        play_first(&mut game);
+        assert_eq!(last_event_id(&game), 3);
+        let all = events_after(current(5), &game, 0);
+        let names: Vec<(u64, &str)> = all.iter().map(|(id, e)| (*id, e.name())).collect();
+        assert_eq!(names, [(1, "move"), (2, "resigned"), (3, "move")]);
+        let GameEvent::Resigned(r) = &all[1].1 else {
+            panic!("not a resignation")
+        };
+        assert_eq!((r.seats.clone(), r.to_move), (vec![2], Some(1)));
+        // The first move says seat 1 is next; after the second, seat 0 (seat 2 is out).
+        let turns: Vec<Option<u8>> = all
+            .iter()
+            .filter_map(|(_, e)| match e {
+                GameEvent::Move(m) => Some(m.to_move),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(turns, [Some(1), Some(0)]);
+        assert_eq!(events_after(current(5), &game, 2).len(), 1);
     }
 
     #[test]
@@ -180,11 +321,11 @@ mod tests {
         assert!(game.is_over());
         let plies = game.record().len() as u64;
         assert_eq!(last_event_id(&game), plies + 1);
-        let tail = events_after(9, &game, plies - 1);
+        let tail = events_after(current(9), &game, plies - 1);
         assert_eq!(tail.len(), 2);
         assert!(matches!(&tail[0].1, GameEvent::Move(m) if m.to_move.is_none()));
         assert_eq!(tail[1].0, plies + 1);
         assert_eq!(tail[1].1.name(), "result");
-        assert!(events_after(9, &game, plies + 1).is_empty());
+        assert!(events_after(current(9), &game, plies + 1).is_empty());
     }
 }

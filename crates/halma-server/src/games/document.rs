@@ -60,6 +60,9 @@ pub struct Document {
     /// The game this one is a rematch of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<String>,
+    /// See [`Header::changes_by_version`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes_by_version: Vec<u32>,
     /// The game.
     pub game: GameSnapshot,
 }
@@ -82,6 +85,19 @@ pub struct Header {
     pub start_position: String,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
+    /// How many moves and resignations the game had after each write: entry `v - 1` for
+    /// version `v`. It tells the version that stored each move, which the event stream reports
+    /// (empty for games stored before it was kept).
+    pub changes_by_version: Vec<u32>,
+}
+
+impl Header {
+    /// Notes the write of the next version, after which the game has `changes` moves and
+    /// resignations.
+    pub fn note_write(&mut self, changes: u64) {
+        self.changes_by_version
+            .push(u32::try_from(changes).unwrap_or(u32::MAX));
+    }
 }
 
 impl Document {
@@ -97,6 +113,7 @@ impl Document {
             ai_time_ms: header.ai_time_ms,
             start_position: header.start_position.clone(),
             rematch_of: header.rematch_of.clone(),
+            changes_by_version: header.changes_by_version.clone(),
             game,
         }
     }
@@ -112,6 +129,7 @@ impl Document {
             ai_time_ms: self.ai_time_ms,
             start_position: self.start_position,
             rematch_of: self.rematch_of,
+            changes_by_version: self.changes_by_version,
         };
         (header, self.game)
     }
@@ -231,6 +249,7 @@ mod tests {
             ai_time_ms: 200,
             start_position: start,
             rematch_of: None,
+            changes_by_version: vec![0, 1],
         };
         Ok((header, game))
     }

@@ -103,7 +103,7 @@ async fn insert(
             .map(|_| SecretToken::generate().expose_secret().to_owned())
             .collect(),
     };
-    let header = Header {
+    let mut header = Header {
         created_at: now_secs(),
         seats,
         host_token: TokenHash::of(&tokens.host),
@@ -111,10 +111,12 @@ async fn insert(
         ai_time_ms,
         start_position: notation::format_position(game.variant(), game.position()),
         rematch_of,
+        changes_by_version: Vec::new(),
     };
     let id = new_id();
     let mut played = Vec::new();
     ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
+    header.note_write(crate::events::changes(&game));
     let json = Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use halma_rules::{notation, Game, IllegalMove, MoveInput, Variant};
+use halma_rules::{notation, Game, IllegalMove, MoveInput, ResignError, Variant};
 
 use super::document::{Header, PlayedBy};
 use super::{ai, authorize, load, parse_cell, remember, views, Actor, Loaded};
@@ -119,6 +119,42 @@ pub async fn ai_turns(
     save(state, id, expected, header, game, played).await
 }
 
+/// Seat `seat` resigns at version `expected` (with its own token or the host's): it is out of
+/// the game, its pieces stay, and the AI seats that are to move next then move.
+///
+/// # Errors
+/// 400 for a seat the game does not have, 404, 403 (another seat's token), 412, 409
+/// `seat_not_playing` for a seat that finished or is out already, 422 `illegal_move`
+/// (`game_over`) once the game is over, 503.
+pub async fn resign(
+    state: &AppState,
+    id: &str,
+    token: &str,
+    seat: u8,
+    expected: Version,
+) -> Result<(Version, MoveOutcome), ApiError> {
+    let (actor, Loaded { header, game, .. }) =
+        load_to_write(state, id, token, false, expected).await?;
+    let players = game.variant().players();
+    let Some(resigning) = game.variant().seat(usize::from(seat)) else {
+        return Err(ApiError::BadRequest(format!(
+            "seat {seat} is not a seat of this game (seats 0 to {}).",
+            players - 1
+        )));
+    };
+    if matches!(actor, Actor::Seat(s) if s != seat) {
+        return Err(ApiError::InvalidToken);
+    }
+    let mut game = Arc::unwrap_or_clone(game);
+    game.resign(resigning).map_err(|err| match err {
+        ResignError::GameOver => IllegalMove::GameOver.into(),
+        ResignError::NotPlaying(_) => ApiError::SeatNotPlaying { seat },
+    })?;
+    let mut played = Vec::new();
+    ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, header, game, played).await
+}
+
 /// Reads a game to change it at version `expected` with `token` (the host's when `host_only`),
 /// and who the token speaks for. The token is checked before the version.
 ///
@@ -154,6 +190,9 @@ async fn save(
     game: Game,
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
+    let mut header = Arc::unwrap_or_clone(header);
+    header.note_write(crate::events::changes(&game));
+    let header = Arc::new(header);
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;

@@ -6,7 +6,7 @@ use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, S
 
 use crate::api::{
     ArmyView, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves, MoveView,
-    PlaceView, SeatKind, SeatView, SuggestionView,
+    PlaceView, ResignationView, SeatKind, SeatView, SuggestionView,
 };
 use crate::games::document::{Header, PlayedBy};
 use crate::store::Version;
@@ -189,6 +189,16 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
         .collect();
     let result = game.outcome().map(result_view);
     let position = notation::format_position(variant, game.position());
+    let seats = |list: &[halma_rules::Seat]| list.iter().map(|s| s.index()).collect();
+    let resignations = game
+        .resignations()
+        .iter()
+        .map(|r| ResignationView {
+            after: u32::try_from(r.after).unwrap_or(u32::MAX),
+            seats: seats(&r.seats),
+            skipped: seats(&r.skipped),
+        })
+        .collect::<Vec<_>>();
     GameRecord {
         id: id.to_owned(),
         version,
@@ -196,8 +206,9 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
         players: variant.players(),
         options: variant.setup().options.clone(),
         first_seat: game.first().index(),
-        export: export_text(id, header, game, &moves),
+        export: export_text(id, header, game, &moves, &resignations),
         moves,
+        resignations,
         result,
         start_position: header.start_position.clone(),
         position,
@@ -206,7 +217,13 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
 
 /// The game as text: tag lines in brackets, then one move per line. Seats are counted from 1
 /// here, as in the position notation.
-fn export_text(id: &str, header: &Header, game: &Game, moves: &[MoveView]) -> String {
+fn export_text(
+    id: &str,
+    header: &Header,
+    game: &Game,
+    moves: &[MoveView],
+    resignations: &[ResignationView],
+) -> String {
     use std::fmt::Write as _;
     let variant = game.variant();
     let setup = variant.setup();
@@ -242,13 +259,31 @@ fn export_text(id: &str, header: &Header, game: &Game, moves: &[MoveView]) -> St
     let _ = writeln!(out, "[Result \"{result}\"]");
     let _ = writeln!(out, "[Start \"{}\"]", header.start_position);
     out.push('\n');
+    let people = |seats: &[u8]| -> String {
+        seats
+            .iter()
+            .map(|s| (s + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    // A resignation after `n` moves stands after the line of move `n`.
+    let resigned_after = |n: u32, out: &mut String| {
+        for r in resignations.iter().filter(|r| r.after == n) {
+            let _ = write!(out, "{} resigned", people(&r.seats));
+            if !r.skipped.is_empty() {
+                let _ = write!(out, " (skipped {})", people(&r.skipped));
+            }
+            out.push('\n');
+        }
+    };
+    resigned_after(0, &mut out);
     for m in moves {
         let _ = write!(out, "{}. {} {}", m.ply, m.seat + 1, m.notation);
         if !m.skipped.is_empty() {
-            let skipped: Vec<String> = m.skipped.iter().map(|s| (s + 1).to_string()).collect();
-            let _ = write!(out, " (skipped {})", skipped.join(","));
+            let _ = write!(out, " (skipped {})", people(&m.skipped));
         }
         out.push('\n');
+        resigned_after(m.ply, &mut out);
     }
     out
 }

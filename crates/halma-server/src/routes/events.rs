@@ -22,8 +22,9 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 ///
 /// A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
 /// `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
-/// its own, and each says whose turn it is next), and a `result` event (a `ResultEvent`) when
-/// the game ends, after which the stream closes. Comment lines keep an idle stream open.
+/// its own, and each says whose turn it is next), a `resigned` event per resignation (a
+/// `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
+/// the stream closes. Comment lines keep an idle stream open.
 /// Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
 /// events after that one (no `game` event), then live ones, on any instance.
 #[utoipa::path(
@@ -34,7 +35,7 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(2);
     params(GamePath,
         ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The id of the last event received: the stream resumes after it.")),
     responses(
-        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `result` (a ResultEvent, last).", content_type = "text/event-stream", body = String),
+        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `result` (a ResultEvent, last).", content_type = "text/event-stream", body = String),
         (status = "4XX", description = "Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`).", body = crate::problem::Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Too many open streams on this instance (503 `too_many_streams`, with `Retry-After`), the store is unavailable (503), or an internal error.", body = crate::problem::Problem, content_type = "application/problem+json"),
     )
@@ -70,12 +71,12 @@ pub async fn game_events(
     match resume {
         Some(after) => listener.queue(&loaded, after),
         None => {
-            let plies = loaded.game.record().len() as u64;
+            let included = events::changes(&loaded.game);
             let view = views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
             listener
                 .pending
-                .push_back(data("game", plies, &view).unwrap_or_else(internal_error_event));
-            listener.queue(&loaded, plies);
+                .push_back(data("game", included, &view).unwrap_or_else(internal_error_event));
+            listener.queue(&loaded, included);
         }
     }
     let stream = futures_util::stream::unfold(listener, |mut listener| async move {
@@ -122,9 +123,14 @@ impl Listener {
     /// Queues the events of `loaded` after the event `after` (and after what was sent).
     fn queue(&mut self, loaded: &Loaded, after: u64) {
         let after = after.max(self.sent);
-        for (id, event) in events::events_after(loaded.version, &loaded.game, after) {
+        let versions = events::Versions {
+            current: loaded.version,
+            changes_by_version: &loaded.header.changes_by_version,
+        };
+        for (id, event) in events::events_after(versions, &loaded.game, after) {
             let encoded = match &event {
                 GameEvent::Move(data_) => data(event.name(), id, data_),
+                GameEvent::Resigned(data_) => data(event.name(), id, data_),
                 GameEvent::Result(data_) => data(event.name(), id, data_),
             };
             self.pending

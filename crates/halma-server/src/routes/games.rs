@@ -38,6 +38,7 @@ pub fn configure(config: &mut web::ServiceConfig) {
         .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
         .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(picture)))
         .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
+        .service(web::resource("/v1/games/{id}/seats/{seat}/resign").route(web::post().to(resign)))
         .service(
             web::resource("/v1/games/{id}/events").route(web::get().to(super::events::game_events)),
         );
@@ -242,7 +243,49 @@ pub async fn play_move(
     Ok(json_with_etag(StatusCode::OK, version, &outcome))
 }
 
-/// Body of `POST /v1/games/{id}/ai-turns`.
+/// A seat of a game in a path.
+#[derive(Clone, Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct SeatPath {
+    /// The game's id.
+    pub id: String,
+    /// The seat, from 0 in turn order.
+    pub seat: u8,
+}
+
+/// A seat resigns: it is out of the game, ranked behind everyone still playing (standing
+/// `resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
+/// game goes on for the others; with two players (or two teams) the other side wins. The AI
+/// seats that are to move next move before the answer.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/seats/{seat}/resign",
+    tag = "games",
+    operation_id = "resign",
+    params(SeatPath,
+        ("If-Match" = Option<String>, Header, nullable = false, description = "The version the resignation is based on; or send `version` in the body. One of the two is required (428 without)."),
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <token>`: the seat's token, or the host token.")),
+    request_body = AiTurnsRequest,
+    responses(
+        (status = 200, description = "The game after the resignation and the AI moves that followed.", body = MoveOutcome, headers(("ETag" = String, description = "The new version."))),
+        (status = "4XX", description = "400 a seat the game does not have; 401 `missing_token`; 403 `invalid_token` (another seat's token); 404 `game_not_found`; 409 `seat_not_playing` (finished or out already); 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn resign(
+    state: web::Data<AppState>,
+    path: web::Path<SeatPath>,
+    req: HttpRequest,
+    body: web::Json<AiTurnsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let expected = expected_version(req.headers(), body.version)?;
+    let (version, outcome) = games::resign(&state, &path.id, token, path.seat, expected).await?;
+    Ok(json_with_etag(StatusCode::OK, version, &outcome))
+}
+
+/// Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
+/// based on, when no `If-Match` header is sent.
 #[derive(Clone, Debug, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AiTurnsRequest {

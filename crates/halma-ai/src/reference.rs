@@ -1,12 +1,15 @@
-//! The reference search: plain negamax to a fixed depth, without pruning, table or ordering.
-//! It is slow and obviously right, and the optimised search is tested against it.
+//! The reference searches: plain negamax over two units ([`Reference`]) and plain Best-Reply
+//! or paranoid search over more ([`MultiReference`]), to a fixed depth, without pruning, table
+//! or ordering. They are slow and obviously right, and the optimised searches are tested
+//! against them.
 
-use halma_rules::{Move, Position, Variant};
+use halma_rules::{Move, Position, Seat, Variant};
 
+use crate::brs::MultiMode;
 use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
-use crate::sides::Sides;
+use crate::sides::{set_turn, Sides};
 
 /// Plain fixed-depth negamax over two units, scored exactly like [`crate::pvs::Pvs`].
 #[derive(Debug)]
@@ -136,5 +139,189 @@ impl<E: Evaluator> Strategy for Reference<'_, E> {
             nodes: self.nodes,
             pv: vec![mv],
         })
+    }
+}
+
+/// Plain fixed-depth search over three or more units, in the layers of [`crate::Brs`]: with
+/// [`MultiMode::BestReply`], the root unit's moves (a max layer) alternate with the pooled
+/// moves of all its opponents, of which only the strongest reply is played (a min layer);
+/// with [`MultiMode::Paranoid`], the seats move in turn, each opponent minimising. Scores are
+/// the root unit's and come out exactly as [`crate::Brs`]'s when it considers every reply
+/// (`with_reply_limit(None)`).
+#[derive(Debug)]
+pub struct MultiReference<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    sides: Sides,
+    mode: MultiMode,
+    /// Keys of earlier positions (the game's, then the search path's), with the layer bit.
+    seen: Vec<u64>,
+    nodes: u64,
+    root_unit: u8,
+}
+
+impl<'a, E: Evaluator> MultiReference<'a, E> {
+    /// A reference search in the layers of `mode`.
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, mode: MultiMode) -> MultiReference<'a, E> {
+        MultiReference {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            mode,
+            seen: Vec::new(),
+            nodes: 0,
+            root_unit: 0,
+        }
+    }
+
+    /// Nodes visited so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The value of `pos` searched `depth` layers deep, for the unit to move, and the first
+    /// move that reaches it (`None` without a legal move). `history` holds the game's earlier
+    /// positions: coming back to one of them with the root unit to move is a repetition.
+    pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
+        self.seen.clear();
+        self.seen.extend(history.iter().map(|h| h ^ 1));
+        self.root_unit = self.sides.unit(pos.to_move());
+        self.search(pos, depth, 0, true)
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        relative_score(self.eval, &self.sides, pos, self.root_unit)
+    }
+
+    fn is_root_unit(&self, seat: Seat) -> bool {
+        self.sides.unit(seat) == self.root_unit
+    }
+
+    /// The seats that move at `pos`, and whether they maximise.
+    fn movers(&self, pos: &Position, ply: u32, max_layer: bool) -> (Vec<Seat>, bool) {
+        let to_move = pos.to_move();
+        match self.mode {
+            MultiMode::Paranoid => (vec![to_move], self.is_root_unit(to_move)),
+            MultiMode::BestReply if ply == 0 => (vec![to_move], true),
+            MultiMode::BestReply => {
+                let seats = self.sides.all_seats().iter().copied();
+                let layer =
+                    seats.filter(|&s| pos.is_active(s) && self.is_root_unit(s) == max_layer);
+                (layer.collect(), max_layer)
+            }
+        }
+    }
+
+    /// Every move of the layer: the position it leads to, the move, and its waiting cost to
+    /// the root unit.
+    fn layer_moves(
+        &self,
+        pos: &Position,
+        seats: &[Seat],
+        is_max: bool,
+    ) -> Vec<(Position, Move, i32)> {
+        let mut children = Vec::new();
+        let mut moves = Vec::new();
+        for &seat in seats {
+            let mut at = *pos;
+            if !set_turn(self.variant, &mut at, seat) {
+                continue;
+            }
+            self.variant.generate_moves(&at, &mut moves);
+            for &mv in &moves {
+                let mut next = at;
+                self.variant.play_unchecked(&mut next, mv);
+                if self.mode == MultiMode::BestReply {
+                    // The next layer's first active seat moves: one hash per placement.
+                    let first = self
+                        .sides
+                        .all_seats()
+                        .iter()
+                        .copied()
+                        .find(|&s| next.is_active(s) && self.is_root_unit(s) != is_max);
+                    if let Some(s) = first {
+                        set_turn(self.variant, &mut next, s);
+                    }
+                }
+                let w = if is_max {
+                    self.eval.waiting_cost(pos, mv)
+                } else {
+                    0
+                };
+                children.push((next, mv, w));
+            }
+        }
+        children
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        max_layer: bool,
+    ) -> (i32, Option<Move>) {
+        self.nodes += 1;
+        let win = WIN - ply as i32;
+        if self.sides.finished(pos, self.root_unit) {
+            return (win, None);
+        }
+        if self.sides.eliminated(pos, self.root_unit) {
+            return (-win, None);
+        }
+        if self.sides.game_over(pos) {
+            return (self.evaluate(pos), None);
+        }
+        let key = pos.hash() ^ u64::from(max_layer);
+        if ply > 0 && self.seen.contains(&key) {
+            return (self.evaluate(pos) - CONTEMPT, None);
+        }
+        if depth == 0 {
+            return (self.evaluate(pos), None);
+        }
+        let (seats, is_max) = self.movers(pos, ply, max_layer);
+        let children = self.layer_moves(pos, &seats, is_max);
+        if children.is_empty() {
+            return (self.nobody_moves(pos, depth, ply, is_max), None);
+        }
+        self.seen.push(key);
+        let mut best = (if is_max { -WIN - 1 } else { WIN + 1 }, None);
+        for (next, mv, w) in children {
+            let (score, _) = self.search(&next, depth - 1, ply + 1, !is_max);
+            let score = score - w;
+            if (is_max && score > best.0) || (!is_max && score < best.0) {
+                best = (score, Some(mv));
+            }
+        }
+        self.seen.pop();
+        best
+    }
+
+    /// The value when no seat of the layer can move: paranoid search passes the turn on (a
+    /// draw when nobody can move), Best-Reply Search goes on with the other kind of layer
+    /// (and evaluates when that cannot move either).
+    fn nobody_moves(&mut self, pos: &Position, depth: u32, ply: u32, is_max: bool) -> i32 {
+        if self.mode == MultiMode::Paranoid {
+            let mut next = *pos;
+            for _ in 0..self.variant.players() {
+                self.variant.pass(&mut next);
+                if self.variant.has_moves(&next) {
+                    return self.search(&next, depth, ply + 1, false).0;
+                }
+            }
+            return 0;
+        }
+        let others_move = self.sides.all_seats().iter().any(|&s| {
+            let mut at = *pos;
+            self.is_root_unit(s) != is_max
+                && set_turn(self.variant, &mut at, s)
+                && self.variant.has_moves(&at)
+        });
+        if ply > 0 && !others_move {
+            return self.evaluate(pos);
+        }
+        self.search(pos, depth - 1, ply + 1, !is_max).0
     }
 }

@@ -11,17 +11,44 @@ use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
 use crate::sides::{set_turn, Sides};
 
-/// Plain fixed-depth negamax over two units, scored exactly like [`crate::pvs::Pvs`].
+/// What both reference searches keep.
 #[derive(Debug)]
-pub struct Reference<'a, E: Evaluator> {
+struct Plain<'a, E: Evaluator> {
     variant: &'a Variant,
     eval: &'a E,
     sides: Sides,
-    repetitions: bool,
-    /// Earlier positions: the game's, then the search path's.
+    /// Keys of earlier positions: the game's, then the search path's.
     seen: Vec<u64>,
     nodes: u64,
+    /// The unit to move at the root.
     root_unit: u8,
+}
+
+impl<'a, E: Evaluator> Plain<'a, E> {
+    fn new(variant: &'a Variant, eval: &'a E) -> Plain<'a, E> {
+        Plain {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            seen: Vec::new(),
+            nodes: 0,
+            root_unit: 0,
+        }
+    }
+
+    /// Starts a search of `pos`, the game's earlier positions counting as `seen`.
+    fn start(&mut self, pos: &Position, seen: impl Iterator<Item = u64>) {
+        self.seen.clear();
+        self.seen.extend(seen);
+        self.root_unit = self.sides.unit(pos.to_move());
+    }
+}
+
+/// Plain fixed-depth negamax over two units, scored exactly like [`crate::pvs::Pvs`].
+#[derive(Debug)]
+pub struct Reference<'a, E: Evaluator> {
+    plain: Plain<'a, E>,
+    repetitions: bool,
 }
 
 impl<'a, E: Evaluator> Reference<'a, E> {
@@ -31,37 +58,30 @@ impl<'a, E: Evaluator> Reference<'a, E> {
     #[must_use]
     pub fn new(variant: &'a Variant, eval: &'a E, repetitions: bool) -> Reference<'a, E> {
         Reference {
-            variant,
-            eval,
-            sides: Sides::new(variant),
+            plain: Plain::new(variant, eval),
             repetitions,
-            seen: Vec::new(),
-            nodes: 0,
-            root_unit: 0,
         }
     }
 
     /// Nodes visited so far.
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.plain.nodes
     }
 
     /// The negamax value of `pos` at `depth` for the unit to move, and the first move that
     /// reaches it (`None` without a legal move). `history` holds the game's earlier positions.
     pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
-        self.seen.clear();
-        self.seen.extend_from_slice(history);
-        self.root_unit = self.sides.unit(pos.to_move());
+        self.plain.start(pos, history.iter().copied());
         self.negamax(pos, depth, 0)
     }
 
     fn negamax(&mut self, pos: &Position, depth: u32, ply: u32) -> (i32, Option<Move>) {
-        self.nodes += 1;
-        let unit = self.sides.unit(pos.to_move());
-        if self.sides.game_over(pos) {
+        self.plain.nodes += 1;
+        let unit = self.plain.sides.unit(pos.to_move());
+        if self.plain.sides.game_over(pos) {
             let win = WIN - ply as i32;
-            let (s, other) = (&self.sides, 1 - unit);
+            let (s, other) = (&self.plain.sides, 1 - unit);
             let score = if s.eliminated(pos, unit)
                 || (s.finished(pos, other) && !s.finished(pos, unit))
             {
@@ -74,9 +94,9 @@ impl<'a, E: Evaluator> Reference<'a, E> {
             };
             return (score, None);
         }
-        if ply > 0 && self.repetitions && self.seen.contains(&pos.hash()) {
+        if ply > 0 && self.repetitions && self.plain.seen.contains(&pos.hash()) {
             return (
-                if unit == self.root_unit {
+                if unit == self.plain.root_unit {
                     -CONTEMPT
                 } else {
                     CONTEMPT
@@ -86,40 +106,40 @@ impl<'a, E: Evaluator> Reference<'a, E> {
         }
         if depth == 0 {
             return (
-                relative_score(self.eval, &self.sides, pos, unit) + TEMPO,
+                relative_score(self.plain.eval, &self.plain.sides, pos, unit) + TEMPO,
                 None,
             );
         }
         let mut moves = Vec::new();
-        self.variant.generate_moves(pos, &mut moves);
+        self.plain.variant.generate_moves(pos, &mut moves);
         if moves.is_empty() {
             let mut next = *pos;
-            for _ in 0..self.variant.players() {
-                self.variant.pass(&mut next);
-                if self.variant.has_moves(&next) {
+            for _ in 0..self.plain.variant.players() {
+                self.plain.variant.pass(&mut next);
+                if self.plain.variant.has_moves(&next) {
                     return (self.child(unit, &next, depth, ply + 1), None);
                 }
             }
             return (0, None);
         }
-        self.seen.push(pos.hash());
+        self.plain.seen.push(pos.hash());
         let mut best = (-WIN - 1, None);
         for mv in moves {
             let mut next = *pos;
-            self.variant.play_unchecked(&mut next, mv);
+            self.plain.variant.play_unchecked(&mut next, mv);
             let score =
-                self.child(unit, &next, depth - 1, ply + 1) - self.eval.waiting_cost(pos, mv);
+                self.child(unit, &next, depth - 1, ply + 1) - self.plain.eval.waiting_cost(pos, mv);
             if score > best.0 {
                 best = (score, Some(mv));
             }
         }
-        self.seen.pop();
+        self.plain.seen.pop();
         best
     }
 
     fn child(&mut self, unit: u8, next: &Position, depth: u32, ply: u32) -> i32 {
         let (score, _) = self.negamax(next, depth, ply);
-        if self.sides.unit(next.to_move()) == unit {
+        if self.plain.sides.unit(next.to_move()) == unit {
             score
         } else {
             -score
@@ -136,7 +156,7 @@ impl<E: Evaluator> Strategy for Reference<'_, E> {
             mv,
             score,
             depth,
-            nodes: self.nodes,
+            nodes: self.plain.nodes,
             pv: vec![mv],
         })
     }
@@ -150,14 +170,9 @@ impl<E: Evaluator> Strategy for Reference<'_, E> {
 /// (`with_reply_limit(None)`).
 #[derive(Debug)]
 pub struct MultiReference<'a, E: Evaluator> {
-    variant: &'a Variant,
-    eval: &'a E,
-    sides: Sides,
+    /// The positions seen are keyed with the layer bit, as in [`crate::Brs`].
+    plain: Plain<'a, E>,
     mode: MultiMode,
-    /// Keys of earlier positions (the game's, then the search path's), with the layer bit.
-    seen: Vec<u64>,
-    nodes: u64,
-    root_unit: u8,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -165,38 +180,36 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     #[must_use]
     pub fn new(variant: &'a Variant, eval: &'a E, mode: MultiMode) -> MultiReference<'a, E> {
         MultiReference {
-            variant,
-            eval,
-            sides: Sides::new(variant),
+            plain: Plain::new(variant, eval),
             mode,
-            seen: Vec::new(),
-            nodes: 0,
-            root_unit: 0,
         }
     }
 
     /// Nodes visited so far.
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.plain.nodes
     }
 
     /// The value of `pos` searched `depth` layers deep, for the unit to move, and the first
     /// move that reaches it (`None` without a legal move). `history` holds the game's earlier
     /// positions: coming back to one of them with the root unit to move is a repetition.
     pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
-        self.seen.clear();
-        self.seen.extend(history.iter().map(|h| h ^ 1));
-        self.root_unit = self.sides.unit(pos.to_move());
+        self.plain.start(pos, history.iter().map(|h| h ^ 1));
         self.search(pos, depth, 0, true)
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
-        relative_score(self.eval, &self.sides, pos, self.root_unit)
+        relative_score(
+            self.plain.eval,
+            &self.plain.sides,
+            pos,
+            self.plain.root_unit,
+        )
     }
 
     fn is_root_unit(&self, seat: Seat) -> bool {
-        self.sides.unit(seat) == self.root_unit
+        self.plain.sides.unit(seat) == self.plain.root_unit
     }
 
     /// The seats that move at `pos`, and whether they maximise.
@@ -206,7 +219,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             MultiMode::Paranoid => (vec![to_move], self.is_root_unit(to_move)),
             MultiMode::BestReply if ply == 0 => (vec![to_move], true),
             MultiMode::BestReply => {
-                let seats = self.sides.all_seats().iter().copied();
+                let seats = self.plain.sides.all_seats().iter().copied();
                 let layer =
                     seats.filter(|&s| pos.is_active(s) && self.is_root_unit(s) == max_layer);
                 (layer.collect(), max_layer)
@@ -226,27 +239,28 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         let mut moves = Vec::new();
         for &seat in seats {
             let mut at = *pos;
-            if !set_turn(self.variant, &mut at, seat) {
+            if !set_turn(self.plain.variant, &mut at, seat) {
                 continue;
             }
-            self.variant.generate_moves(&at, &mut moves);
+            self.plain.variant.generate_moves(&at, &mut moves);
             for &mv in &moves {
                 let mut next = at;
-                self.variant.play_unchecked(&mut next, mv);
+                self.plain.variant.play_unchecked(&mut next, mv);
                 if self.mode == MultiMode::BestReply {
                     // The next layer's first active seat moves: one hash per placement.
                     let first = self
+                        .plain
                         .sides
                         .all_seats()
                         .iter()
                         .copied()
                         .find(|&s| next.is_active(s) && self.is_root_unit(s) != is_max);
                     if let Some(s) = first {
-                        set_turn(self.variant, &mut next, s);
+                        set_turn(self.plain.variant, &mut next, s);
                     }
                 }
                 let w = if is_max {
-                    self.eval.waiting_cost(pos, mv)
+                    self.plain.eval.waiting_cost(pos, mv)
                 } else {
                     0
                 };
@@ -263,19 +277,19 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         ply: u32,
         max_layer: bool,
     ) -> (i32, Option<Move>) {
-        self.nodes += 1;
+        self.plain.nodes += 1;
         let win = WIN - ply as i32;
-        if self.sides.finished(pos, self.root_unit) {
+        if self.plain.sides.finished(pos, self.plain.root_unit) {
             return (win, None);
         }
-        if self.sides.eliminated(pos, self.root_unit) {
+        if self.plain.sides.eliminated(pos, self.plain.root_unit) {
             return (-win, None);
         }
-        if self.sides.game_over(pos) {
+        if self.plain.sides.game_over(pos) {
             return (self.evaluate(pos), None);
         }
         let key = pos.hash() ^ u64::from(max_layer);
-        if ply > 0 && self.seen.contains(&key) {
+        if ply > 0 && self.plain.seen.contains(&key) {
             return (self.evaluate(pos) - CONTEMPT, None);
         }
         if depth == 0 {
@@ -286,7 +300,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         if children.is_empty() {
             return (self.nobody_moves(pos, depth, ply, is_max), None);
         }
-        self.seen.push(key);
+        self.plain.seen.push(key);
         let mut best = (if is_max { -WIN - 1 } else { WIN + 1 }, None);
         for (next, mv, w) in children {
             let (score, _) = self.search(&next, depth - 1, ply + 1, !is_max);
@@ -295,7 +309,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 best = (score, Some(mv));
             }
         }
-        self.seen.pop();
+        self.plain.seen.pop();
         best
     }
 
@@ -305,19 +319,19 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     fn nobody_moves(&mut self, pos: &Position, depth: u32, ply: u32, is_max: bool) -> i32 {
         if self.mode == MultiMode::Paranoid {
             let mut next = *pos;
-            for _ in 0..self.variant.players() {
-                self.variant.pass(&mut next);
-                if self.variant.has_moves(&next) {
+            for _ in 0..self.plain.variant.players() {
+                self.plain.variant.pass(&mut next);
+                if self.plain.variant.has_moves(&next) {
                     return self.search(&next, depth, ply + 1, false).0;
                 }
             }
             return 0;
         }
-        let others_move = self.sides.all_seats().iter().any(|&s| {
+        let others_move = self.plain.sides.all_seats().iter().any(|&s| {
             let mut at = *pos;
             self.is_root_unit(s) != is_max
-                && set_turn(self.variant, &mut at, s)
-                && self.variant.has_moves(&at)
+                && set_turn(self.plain.variant, &mut at, s)
+                && self.plain.variant.has_moves(&at)
         });
         if ply > 0 && !others_move {
             return self.evaluate(pos);

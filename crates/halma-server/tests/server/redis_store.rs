@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use halma_server::store::{RedisStore, Store, StoreError};
+use halma_testkit::RedisServer;
 
 use crate::store_suite::{self, SHORT_TTL};
-use halma_testkit::RedisServer;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 const PREFIX: &str = "test:";

@@ -7,17 +7,7 @@ use halma_client::{bearer, entity_tag, types, GameSession, HalmaError, ProblemCo
 
 use crate::checks::{assert_illegal, assert_problem, Board, Pieces};
 use crate::server::TestServer;
-
-fn two_player_star() -> types::CreateGameRequest {
-    types::CreateGameRequest {
-        ai_time_ms: None,
-        board: types::BoardName::Star,
-        first_seat: Some(0),
-        options: None,
-        players: 2,
-        seats: Vec::new(),
-    }
-}
+use crate::setups::two_player_star;
 
 fn from_to(from: &str, to: &str) -> types::PlayMoveRequest {
     types::PlayMoveRequest {

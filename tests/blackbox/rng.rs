@@ -1,10 +1,12 @@
-//! A small seeded random generator (SplitMix64) for the random games: reproducible from the
-//! seed each game prints, with no dependency.
+//! The seeded random generator of the random games: reproducible from the seed each game
+//! prints.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// A SplitMix64 generator.
-pub struct Rng(u64);
+use halma_rules::SplitMix64;
+
+/// A generator for one test.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// The generator of a test, seeded by the test's name and a base seed: the value of
@@ -18,30 +20,11 @@ impl Rng {
             .unwrap_or(0x4a11_a5ee_d000_0001);
         let mut hasher = DefaultHasher::new();
         test.hash(&mut hasher);
-        (Self(base ^ hasher.finish()), base)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which must not be 0).
-    pub fn below(&mut self, bound: usize) -> usize {
-        // The modulo bias is irrelevant for picking moves.
-        usize::try_from(self.next_u64() % bound as u64).unwrap()
+        (Self(SplitMix64::new(base ^ hasher.finish())), base)
     }
 
     /// A random element of `items`, `None` when it is empty.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        if items.is_empty() {
-            None
-        } else {
-            items.get(self.below(items.len()))
-        }
+        items.get(self.0.index(items.len()))
     }
 }

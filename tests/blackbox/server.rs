@@ -3,10 +3,8 @@
 use std::time::Duration;
 
 use halma_client::Client;
-use halma_server::config::{Config, RedisUrl};
-use halma_server::startup::Application;
-
-use crate::redis_server::RedisServer;
+use halma_server::config::Config;
+use halma_testkit::{spawn_app, RedisServer};
 
 /// Longest a request may take. Generous: the suite runs in debug builds on busy machines.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -22,7 +20,7 @@ pub struct TestServer {
 impl TestServer {
     /// One instance over the in-memory store.
     pub async fn memory() -> Self {
-        let base = spawn(Config::default()).await;
+        let base = spawn_app(Config::default()).await;
         Self {
             clients: vec![client(&base), client(&base)],
             store: "memory",
@@ -30,22 +28,17 @@ impl TestServer {
         }
     }
 
-    /// Two instances sharing a private Redis; `None` when the test is skipped because
-    /// `redis-server` is not installed.
-    pub async fn redis(test: &str) -> Option<Self> {
-        let redis = RedisServer::start(test)?;
-        let config = Config {
-            redis_url: Some(RedisUrl::parse(redis.url()).unwrap()),
-            key_prefix: format!("blackbox:{test}:"),
-            ..Config::default()
-        };
-        let first = spawn(config.clone()).await;
-        let second = spawn(config).await;
-        Some(Self {
+    /// Two instances sharing a private Redis, their keys under the test's name.
+    pub async fn redis(test: &str) -> Self {
+        let redis = RedisServer::start();
+        let config = redis.config(&format!("blackbox:{test}:"));
+        let first = spawn_app(config.clone()).await;
+        let second = spawn_app(config).await;
+        Self {
             clients: vec![client(&first), client(&second)],
             store: "redis",
             _redis: Some(redis),
-        })
+        }
     }
 
     /// A client of the first instance.
@@ -63,19 +56,6 @@ impl TestServer {
     pub fn store(&self) -> &'static str {
         self.store
     }
-}
-
-/// Starts the application on a free port; returns its base URL.
-async fn spawn(config: Config) -> String {
-    let app = Application::build(Config {
-        bind: "127.0.0.1:0".to_owned(),
-        ..config
-    })
-    .await
-    .unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    base
 }
 
 fn client(base: &str) -> Client {

@@ -9,17 +9,7 @@ use halma_client::{etag_version, types, GameSession, HalmaError, ProblemCode};
 
 use crate::checks::assert_problem;
 use crate::server::TestServer;
-
-fn two_player_star() -> types::CreateGameRequest {
-    types::CreateGameRequest {
-        ai_time_ms: None,
-        board: types::BoardName::Star,
-        first_seat: Some(0),
-        options: None,
-        players: 2,
-        seats: Vec::new(),
-    }
-}
+use crate::setups::two_player_star;
 
 pub async fn etags_and_long_polling(server: &TestServer) {
     let client = server.client();

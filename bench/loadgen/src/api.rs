@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use rand::rngs::SmallRng;
+use rand::Rng as _;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
@@ -326,32 +328,6 @@ impl Geometry {
     }
 }
 
-/// A small xorshift generator: the move choices only need to vary, not to be unpredictable.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> Self {
-        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next number.
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// What one step of a [`Player`] came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -449,7 +425,13 @@ impl Player {
     }
 
     /// The index of the move to play.
-    fn choose(&self, geometry: &Geometry, seat: u8, moves: &[LegalMove], rng: &mut Rng) -> usize {
+    fn choose(
+        &self,
+        geometry: &Geometry,
+        seat: u8,
+        moves: &[LegalMove],
+        rng: &mut SmallRng,
+    ) -> usize {
         let gains: Vec<f64> = moves
             .iter()
             .map(|m| self.distance(geometry, seat, &m.from) - self.distance(geometry, seat, &m.to))
@@ -458,7 +440,7 @@ impl Player {
         let top: Vec<usize> = (0..moves.len())
             .filter(|&i| gains[i] >= best - 1e-6)
             .collect();
-        top.get(rng.below(top.len().max(1)))
+        top.get(rng.random_range(..top.len().max(1)))
             .copied()
             .unwrap_or_default()
     }
@@ -469,7 +451,7 @@ impl Player {
         http: &Http,
         geometry: &Geometry,
         max_plies: u32,
-        rng: &mut Rng,
+        rng: &mut SmallRng,
         rec: &mut PlayRecorders,
     ) -> Step {
         let path = format!("/v1/games/{}/moves", self.id);
@@ -513,6 +495,7 @@ impl Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng as _;
 
     #[test]
     fn greedy_choice_heads_for_the_goal_tip() {
@@ -546,17 +529,11 @@ mod tests {
             to: to.into(),
         };
         let moves = vec![mv("b", "a"), mv("a", "e"), mv("c", "d"), mv("g", "f")];
-        let mut rng = Rng::new(7);
+        let mut rng = SmallRng::seed_from_u64(7);
         for _ in 0..20 {
             assert_eq!(player.choose(&geometry, 0, &moves, &mut rng), 1);
         }
         assert!((player.distance(&geometry, 0, "e") - 6.0).abs() < 1e-9);
         assert_eq!(player.distance(&geometry, 1, "e"), 0.0);
-    }
-
-    #[test]
-    fn rng_stays_below_its_bound() {
-        let mut rng = Rng::new(0);
-        assert!((0..1000).all(|_| rng.below(3) < 3));
     }
 }

@@ -4,9 +4,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rand::rngs::SmallRng;
+use rand::SeedableRng as _;
 use tokio::task::JoinSet;
 
-use crate::api::{Geometry, Http, PlayRecorders, Player, Rng, SetupError, Step};
+use crate::api::{Geometry, Http, PlayRecorders, Player, SetupError, Step};
 use crate::args::{Args, Scenario};
 use crate::cpu::{self, CpuUse, Watched};
 use crate::stats::{Recorder, Summary};
@@ -105,7 +107,7 @@ pub async fn create_games(
         let (games, max_plies, seed) = (args.games, args.max_plies, args.seed);
         tasks.spawn(async move {
             let mut rec = PlayRecorders::default();
-            let mut rng = Rng::new(seed ^ ((worker as u64 + 1) << 32));
+            let mut rng = SmallRng::seed_from_u64(seed ^ ((worker as u64 + 1) << 32));
             let mut ids = Vec::new();
             for _ in (worker..games).step_by(workers) {
                 let Some(mut player) = Player::create(&http, &geometry, &mut rec).await else {
@@ -194,7 +196,7 @@ pub async fn run(
                 let geometry = Arc::clone(geometry);
                 let (max_plies, seed) = (args.max_plies, args.seed);
                 tasks.spawn(async move {
-                    let rng = Rng::new(seed ^ ((vu as u64 + 1) << 40));
+                    let rng = SmallRng::seed_from_u64(seed ^ ((vu as u64 + 1) << 40));
                     let (rec, games) =
                         play_loop(&http, &geometry, max_plies, rng, phases, cap).await;
                     Outcome {
@@ -354,7 +356,7 @@ async fn play_loop(
     http: &Http,
     geometry: &Geometry,
     max_plies: u32,
-    mut rng: Rng,
+    mut rng: SmallRng,
     phases: Phases,
     cap: u64,
 ) -> (PlayRecorders, GameCounts) {

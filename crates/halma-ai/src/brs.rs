@@ -11,15 +11,15 @@
 //! ordering by table move, forward progress and history, and the same clock as
 //! [`crate::pvs::Pvs`]. Scores are always from the root unit's point of view.
 
-use std::time::Instant;
+use std::iter::StepBy;
+use std::ops::RangeInclusive;
 
 use halma_rules::{Move, Position, Seat, Variant};
 
-use crate::eval::{relative_score, Evaluator, WIN, WIN_THRESHOLD};
+use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::CONTEMPT;
-use crate::search::{order_key, Budget, Clock, History, PvTable, SearchResult, Strategy};
-use crate::sides::{pack, set_turn, Sides};
-use crate::tt::{Bound, Table};
+use crate::search::{deepen, order_key, Budget, Deepening, SearchCore, SearchResult, Strategy};
+use crate::sides::set_turn;
 
 /// How many opponent replies a min layer considers by default: the most forward ones (after
 /// the table move). Measured on the 3- and 6-player star against greedy players at 20 ms a
@@ -40,22 +40,10 @@ pub enum MultiMode {
 /// Iterative deepening Best-Reply (or paranoid) search.
 #[derive(Debug)]
 pub struct Brs<'a, E: Evaluator> {
-    variant: &'a Variant,
-    eval: &'a E,
-    sides: Sides,
+    core: SearchCore<'a, E>,
     mode: MultiMode,
-    table: Table,
-    history: History,
-    pv: PvTable,
-    clock: Clock,
-    root_unit: u8,
-    root_best: Option<Move>,
-    /// The best root move of the running iteration and its score, once one is fully searched.
-    iteration_best: Option<(Move, i32)>,
-    seen: Vec<u64>,
     /// Per ply: the moves of a layer with their movers and ordering keys.
     buffers: Vec<Vec<(i64, Seat, Move)>>,
-    scratch: Vec<Move>,
     reply_limit: Option<usize>,
 }
 
@@ -64,20 +52,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     #[must_use]
     pub fn new(variant: &'a Variant, eval: &'a E, mode: MultiMode, table_bits: u32) -> Brs<'a, E> {
         Brs {
-            variant,
-            eval,
-            sides: Sides::new(variant),
+            core: SearchCore::new(variant, eval, Some(table_bits)),
             mode,
-            table: Table::new(table_bits),
-            history: History::new(),
-            pv: PvTable::default(),
-            clock: Clock::new(None),
-            root_unit: 0,
-            root_best: None,
-            iteration_best: None,
-            seen: Vec::new(),
             buffers: Vec::new(),
-            scratch: Vec::with_capacity(256),
             reply_limit: Some(DEFAULT_REPLY_LIMIT),
         }
     }
@@ -90,7 +67,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
-        relative_score(self.eval, &self.sides, pos, self.root_unit)
+        relative_score(self.core.eval, &self.core.sides, pos, self.core.root_unit)
     }
 
     /// The seats that move in the layer at `pos` (a bit mask) and whether it is a max layer.
@@ -98,15 +75,20 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         match self.mode {
             MultiMode::Paranoid => {
                 let s = pos.to_move();
-                (1 << s.index(), self.sides.unit(s) == self.root_unit)
+                (
+                    1 << s.index(),
+                    self.core.sides.unit(s) == self.core.root_unit,
+                )
             }
             MultiMode::BestReply => {
                 if ply == 0 {
                     return (1 << pos.to_move().index(), true);
                 }
                 let mut mask = 0;
-                for &s in self.sides.all_seats() {
-                    if pos.is_active(s) && (self.sides.unit(s) == self.root_unit) == max_layer {
+                for &s in self.core.sides.all_seats() {
+                    if pos.is_active(s)
+                        && (self.core.sides.unit(s) == self.core.root_unit) == max_layer
+                    {
                         mask |= 1 << s.index();
                     }
                 }
@@ -124,46 +106,33 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         ply: u32,
         max_layer: bool,
     ) -> i32 {
-        if self.clock.tick() {
+        if self.core.clock.tick() {
             return 0;
         }
         let p = ply as usize;
-        self.pv.clear(p);
+        self.core.pv.clear(p);
         let win = WIN - ply as i32;
-        if self.sides.finished(pos, self.root_unit) {
+        if self.core.sides.finished(pos, self.core.root_unit) {
             return win;
         }
-        if self.sides.eliminated(pos, self.root_unit) {
+        if self.core.sides.eliminated(pos, self.core.root_unit) {
             return -win;
         }
-        if self.sides.game_over(pos) {
+        if self.core.sides.game_over(pos) {
             // The root unit is the last one left: its place depends on how the others went
             // out (finished ahead of it, or eliminated behind it), which the evaluation counts.
             return self.evaluate(pos);
         }
         let key = pos.hash() ^ u64::from(max_layer);
-        if ply > 0 && self.seen.contains(&key) {
+        if ply > 0 && self.core.seen.contains(&key) {
             return self.evaluate(pos) - CONTEMPT;
         }
         if depth == 0 {
             return self.evaluate(pos);
         }
-        let mut tt_move = None;
-        if let Some(hit) = self.table.probe(key, ply) {
-            tt_move = hit.mv;
-            if ply > 0 && u32::from(hit.depth) == depth {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
-            }
-        }
-        if ply == 0 {
-            tt_move = self.root_best.map(pack).or(tt_move);
+        let probe = self.core.probe(key, ply, depth, (alpha, beta), false);
+        if let Some(score) = probe.cut {
+            return score;
         }
         let (seats, is_max) = self.layer(pos, ply, max_layer);
         if self.buffers.len() <= p {
@@ -171,18 +140,25 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }
         let mut list = std::mem::take(&mut self.buffers[p]);
         list.clear();
-        for &s in self.sides.all_seats() {
+        for &s in self.core.sides.all_seats() {
             if seats & (1 << s.index()) == 0 {
                 continue;
             }
             let mut at = *pos;
-            if !set_turn(self.variant, &mut at, s) {
+            if !set_turn(self.core.variant, &mut at, s) {
                 continue;
             }
-            self.variant.generate_moves(&at, &mut self.scratch);
-            for &mv in &self.scratch {
+            self.core
+                .variant
+                .generate_moves(&at, &mut self.core.scratch);
+            for &mv in &self.core.scratch {
                 list.push((
-                    order_key(mv, self.eval.progress(&at, mv), &self.history, tt_move),
+                    order_key(
+                        mv,
+                        self.core.eval.progress(&at, mv),
+                        &self.core.history,
+                        probe.first,
+                    ),
                     s,
                     mv,
                 ));
@@ -193,9 +169,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             // Nobody in this layer can move: the other kind of layer follows.
             if self.mode == MultiMode::Paranoid {
                 let mut next = *pos;
-                for _ in 0..self.variant.players() {
-                    self.variant.pass(&mut next);
-                    if self.variant.has_moves(&next) {
+                for _ in 0..self.core.variant.players() {
+                    self.core.variant.pass(&mut next);
+                    if self.core.variant.has_moves(&next) {
                         return self.search(&next, depth, alpha, beta, ply + 1, false);
                     }
                 }
@@ -212,25 +188,25 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                 list.truncate(limit);
             }
         }
-        let orig = (alpha, beta);
+        let window = (alpha, beta);
         let mut best = if is_max { -WIN - 1 } else { WIN + 1 };
         let mut best_move = None;
-        self.seen.push(key);
+        self.core.seen.push(key);
         for &(_, s, mv) in &list {
             let mut next = *pos;
-            set_turn(self.variant, &mut next, s);
-            self.variant.play_unchecked(&mut next, mv);
+            set_turn(self.core.variant, &mut next, s);
+            self.core.variant.play_unchecked(&mut next, mv);
             if self.mode == MultiMode::BestReply {
                 self.normalise_turn(&mut next, !is_max);
             }
             // Waiting moves cost the root unit (see [`Evaluator::waiting_cost`]).
             let w = if is_max {
-                self.eval.waiting_cost(pos, mv)
+                self.core.eval.waiting_cost(pos, mv)
             } else {
                 0
             };
             let score = self.search(&next, depth - 1, alpha + w, beta + w, ply + 1, !is_max) - w;
-            if self.clock.stopped {
+            if self.core.clock.stopped {
                 break;
             }
             let better = if is_max { score > best } else { score < best };
@@ -239,125 +215,75 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                 best_move = Some(mv);
                 if is_max && score > alpha {
                     alpha = score;
-                    self.pv.update(p, mv);
-                    if ply == 0 {
-                        self.root_best = Some(mv);
-                        self.iteration_best = Some((mv, score));
-                    }
+                    self.core.improve(ply, mv, score);
                 } else if !is_max && score < beta {
                     beta = score;
-                    self.pv.update(p, mv);
+                    self.core.pv.update(p, mv);
                 }
                 if alpha >= beta {
-                    self.history.reward(mv, depth);
+                    self.core.history.reward(mv, depth);
                     break;
                 }
             }
         }
-        self.seen.pop();
+        self.core.seen.pop();
         self.buffers[p] = list;
-        if self.clock.stopped {
+        if self.core.clock.stopped {
             return 0;
         }
-        let bound = if best <= orig.0 {
-            Bound::Upper
-        } else if best >= orig.1 {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.table
-            .store(key, ply, depth, best, bound, best_move.map(pack));
+        self.core.store(key, ply, depth, best, window, best_move);
         best
     }
 
     /// Whether any seat of the given kind of layer can move.
     fn any_moves(&self, pos: &Position, max_layer: bool) -> bool {
-        self.sides.all_seats().iter().any(|&s| {
+        self.core.sides.all_seats().iter().any(|&s| {
             let mut at = *pos;
-            (self.sides.unit(s) == self.root_unit) == max_layer
-                && set_turn(self.variant, &mut at, s)
-                && self.variant.has_moves(&at)
+            (self.core.sides.unit(s) == self.core.root_unit) == max_layer
+                && set_turn(self.core.variant, &mut at, s)
+                && self.core.variant.has_moves(&at)
         })
     }
 
     /// Gives the turn to the first active seat of the next layer, so that equal placements
     /// share one hash.
     fn normalise_turn(&self, pos: &mut Position, max_layer: bool) {
-        if let Some(&s) = self
-            .sides
-            .all_seats()
-            .iter()
-            .find(|&&s| pos.is_active(s) && (self.sides.unit(s) == self.root_unit) == max_layer)
-        {
-            set_turn(self.variant, pos, s);
+        if let Some(&s) = self.core.sides.all_seats().iter().find(|&&s| {
+            pos.is_active(s) && (self.core.sides.unit(s) == self.core.root_unit) == max_layer
+        }) {
+            set_turn(self.core.variant, pos, s);
+        }
+    }
+}
+
+impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Brs<'a, E> {
+    fn core(&mut self) -> &mut SearchCore<'a, E> {
+        &mut self.core
+    }
+
+    /// Repetitions are only recognised for max layers (the root unit to move), whose keys
+    /// carry the layer bit.
+    fn history_key(hash: u64) -> u64 {
+        hash ^ 1
+    }
+
+    /// Best-Reply Search runs odd depths only, so that every iteration ends on a layer of
+    /// the root unit's own moves: measured on the 6-player star, depth 2 (ending on the
+    /// opponents' best reply) played no better than depth 1, depth 3 far better.
+    fn iteration_depths(&self, max_depth: u32) -> StepBy<RangeInclusive<u32>> {
+        match self.mode {
+            MultiMode::BestReply => (1..=max_depth.max(1) | 1).step_by(2),
+            MultiMode::Paranoid => (1..=max_depth.max(1)).step_by(1),
         }
     }
 
-    fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
-        let started = Instant::now();
-        self.clock = Clock::new(budget.deadline);
-        self.root_unit = self.sides.unit(pos.to_move());
-        self.root_best = None;
-        // Repetitions are only recognised for max layers (the root unit to move).
-        self.seen.clear();
-        self.seen.extend(
-            history[history.len().saturating_sub(64)..]
-                .iter()
-                .map(|h| h ^ 1),
-        );
-        let mut moves = Vec::new();
-        self.variant.generate_moves(pos, &mut moves);
-        let first = *moves
-            .iter()
-            .max_by_key(|&&mv| self.eval.progress(pos, mv))?;
-        let mut result = SearchResult {
-            mv: first,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![first],
-        };
-        // Best-Reply Search runs odd depths only, so that every iteration ends on a layer of
-        // the root unit's own moves: measured on the 6-player star, depth 2 (ending on the
-        // opponents' best reply) played no better than depth 1, depth 3 far better.
-        let step = if self.mode == MultiMode::BestReply {
-            2
-        } else {
-            1
-        };
-        let max_depth = budget.max_depth.max(1) | u32::from(step == 2);
-        for depth in (1..=max_depth).step_by(step) {
-            self.iteration_best = None;
-            let score = self.search(pos, depth, -WIN - 1, WIN + 1, 0, true);
-            if self.clock.stopped {
-                self.pv.take_partial(self.iteration_best, &mut result);
-                break;
-            }
-            let mv = self.root_best.unwrap_or(first);
-            let pv = self.pv.line_of(mv);
-            result = SearchResult {
-                mv,
-                score,
-                depth,
-                nodes: self.clock.nodes,
-                pv,
-            };
-            self.clock.armed = true;
-            if moves.len() == 1
-                || score.abs() >= WIN_THRESHOLD
-                || !self.clock.next_iteration_fits(started, budget)
-            {
-                break;
-            }
-        }
-        result.nodes = self.clock.nodes;
-        Some(result)
+    fn search_root(&mut self, pos: &Position, depth: u32) -> i32 {
+        self.search(pos, depth, -WIN - 1, WIN + 1, 0, true)
     }
 }
 
 impl<E: Evaluator> Strategy for Brs<'_, E> {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
-        self.run(pos, history, budget)
+        deepen(self, pos, history, budget)
     }
 }

@@ -2,12 +2,11 @@
 //! beginner levels, which add seeded noise to the same scores so that they make plausible
 //! but weak moves.
 
-use halma_rules::{Move, Position, Variant};
+use halma_rules::{Move, Position, SplitMix64, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::CONTEMPT;
-use crate::rng::SplitMix64;
-use crate::search::{Budget, SearchResult, Strategy};
+use crate::search::{Budget, SearchResult, Strategy, GAME_HISTORY};
 use crate::sides::Sides;
 
 /// The greedy one-ply player, with optional noise.
@@ -46,7 +45,7 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
     ) -> Option<SearchResult> {
         self.variant.generate_moves(pos, &mut self.moves);
         let unit = self.sides.unit(pos.to_move());
-        let recent = &history[history.len().saturating_sub(64)..];
+        let recent = &history[history.len().saturating_sub(GAME_HISTORY)..];
         let mut best: Option<(i32, u64, Move)> = None;
         let mut nodes = 0;
         for &mv in &self.moves {

@@ -4,7 +4,8 @@
 //! [`RaceEvaluator`] measures every piece's distance to its goal on the board's own geometry),
 //! and a [`Strategy`] chooses a move: [`Pvs`] for games of two sides, [`Brs`] (Best-Reply
 //! Search) for three or more, [`Greedy`] one-ply players for the beginner levels, and the plain
-//! [`Reference`] negamax the optimised search is tested against. [`suggest`] puts them together
+//! searches the optimised ones are tested against ([`Reference`] negamax for two sides,
+//! [`MultiReference`] for more). [`suggest`] puts them together
 //! behind playing levels and a time budget. No I/O anywhere.
 //!
 //! ```
@@ -26,7 +27,6 @@ pub mod greedy;
 mod level;
 pub mod pvs;
 pub mod reference;
-pub mod rng;
 pub mod search;
 pub mod sides;
 mod tt;
@@ -36,6 +36,6 @@ pub use eval::{Evaluator, RaceEvaluator};
 pub use greedy::Greedy;
 pub use level::{suggest, suggest_with, SearchLimits, Suggestion, MAX_LEVEL};
 pub use pvs::{Pvs, PvsOptions};
-pub use reference::Reference;
+pub use reference::{MultiReference, Reference};
 pub use search::{Budget, SearchResult, Strategy};
 pub use sides::Sides;

@@ -13,14 +13,13 @@
 //! same unit (a partner, or a seat moving again because the others finished) is searched
 //! without the sign flip.
 
-use std::time::Instant;
+use std::iter::StepBy;
+use std::ops::RangeInclusive;
 
 use halma_rules::{Move, Position, Variant};
 
-use crate::eval::{relative_score, Evaluator, WIN, WIN_THRESHOLD};
-use crate::search::{order_key, Budget, Clock, History, PvTable, SearchResult, Strategy};
-use crate::sides::{pack, Sides};
-use crate::tt::{Bound, Table};
+use crate::eval::{relative_score, Evaluator, WIN};
+use crate::search::{deepen, order_key, Budget, Deepening, SearchCore, SearchResult, Strategy};
 
 /// Bonus for the side to move (half a row): a tempo is worth about that in a race.
 pub const TEMPO: i32 = 8;
@@ -28,8 +27,6 @@ pub const TEMPO: i32 = 8;
 /// engine on move never chooses to go round in circles unless every other move is far worse.
 /// (Each engine counts repetitions against itself, so two engines never shuffle together.)
 pub const CONTEMPT: i32 = 160;
-/// How many of the game's recent positions the search looks at for repetitions.
-const GAME_HISTORY: usize = 64;
 
 /// Switches of the optimised search, for testing it against the reference search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,23 +58,10 @@ const FULL_DEPTH_MOVES: usize = 3;
 /// Iterative deepening PVS for games of two units.
 #[derive(Debug)]
 pub struct Pvs<'a, E: Evaluator> {
-    variant: &'a Variant,
-    eval: &'a E,
-    sides: Sides,
+    core: SearchCore<'a, E>,
     options: PvsOptions,
-    table: Option<Table>,
-    history: History,
-    pv: PvTable,
-    clock: Clock,
-    /// Hashes of earlier positions: the game's, then the search path's.
-    seen: Vec<u64>,
     /// Per ply: the moves with their ordering keys and forward progress.
     buffers: Vec<Vec<(i64, i32, Move)>>,
-    scratch: Vec<Move>,
-    root_best: Option<Move>,
-    /// The best root move of the running iteration and its score, once one is fully searched.
-    iteration_best: Option<(Move, i32)>,
-    root_unit: u8,
 }
 
 impl<'a, E: Evaluator> Pvs<'a, E> {
@@ -85,41 +69,30 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
     #[must_use]
     pub fn new(variant: &'a Variant, eval: &'a E, options: PvsOptions) -> Pvs<'a, E> {
         Pvs {
-            variant,
-            eval,
-            sides: Sides::new(variant),
+            core: SearchCore::new(variant, eval, options.table_bits),
             options,
-            table: options.table_bits.map(Table::new),
-            history: History::new(),
-            pv: PvTable::default(),
-            clock: Clock::new(None),
-            seen: Vec::new(),
             buffers: Vec::new(),
-            scratch: Vec::with_capacity(256),
-            root_best: None,
-            iteration_best: None,
-            root_unit: 0,
         }
     }
 
     /// Nodes visited by the last [`Strategy::choose`].
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.clock.nodes
+        self.core.clock.nodes
     }
 
     fn static_eval(&self, pos: &Position, unit: u8) -> i32 {
-        relative_score(self.eval, &self.sides, pos, unit) + TEMPO
+        relative_score(self.core.eval, &self.core.sides, pos, unit) + TEMPO
     }
 
     /// The score of a finished game for `unit`, or `None` while it goes on.
     fn terminal(&self, pos: &Position, unit: u8, ply: u32) -> Option<i32> {
-        if !self.sides.game_over(pos) {
+        if !self.core.sides.game_over(pos) {
             return None;
         }
         let win = WIN - ply as i32;
         let other = 1 - unit;
-        let s = &self.sides;
+        let s = &self.core.sides;
         Some(
             if s.eliminated(pos, unit) || (s.finished(pos, other) && !s.finished(pos, unit)) {
                 -win
@@ -142,7 +115,7 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        if self.sides.unit(child.to_move()) == unit {
+        if self.core.sides.unit(child.to_move()) == unit {
             self.negamax(child, depth, alpha, beta, ply)
         } else {
             -self.negamax(child, depth, -beta, -alpha, ply)
@@ -150,19 +123,19 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
     }
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
-        if self.clock.tick() {
+        if self.core.clock.tick() {
             return 0;
         }
         let p = ply as usize;
-        self.pv.clear(p);
-        let unit = self.sides.unit(pos.to_move());
+        self.core.pv.clear(p);
+        let unit = self.core.sides.unit(pos.to_move());
         if let Some(score) = self.terminal(pos, unit, ply) {
             return score;
         }
         let key = pos.hash();
-        if ply > 0 && self.options.repetitions && self.seen.contains(&key) {
+        if ply > 0 && self.options.repetitions && self.core.seen.contains(&key) {
             // A position seen before: bad for the searching side (see [`CONTEMPT`]).
-            return if unit == self.root_unit {
+            return if unit == self.core.root_unit {
                 -CONTEMPT
             } else {
                 CONTEMPT
@@ -171,40 +144,27 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         if depth == 0 {
             return self.static_eval(pos, unit);
         }
-        let mut tt_move = None;
-        if let Some(hit) = self.table.as_ref().and_then(|t| t.probe(key, ply)) {
-            tt_move = hit.mv;
-            let deep_enough = if self.options.selective {
-                u32::from(hit.depth) >= depth
-            } else {
-                u32::from(hit.depth) == depth
-            };
-            if ply > 0 && deep_enough {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
-            }
+        let probe = self
+            .core
+            .probe(key, ply, depth, (alpha, beta), self.options.selective);
+        if let Some(score) = probe.cut {
+            return score;
         }
-        self.variant.generate_moves(pos, &mut self.scratch);
-        if self.scratch.is_empty() {
+        self.core
+            .variant
+            .generate_moves(pos, &mut self.core.scratch);
+        if self.core.scratch.is_empty() {
             return self.pass(pos, unit, depth, alpha, beta, ply);
         }
-        let root_best = if ply == 0 { self.root_best } else { None };
-        let tt_move = root_best.map(pack).or(tt_move);
         if self.buffers.len() <= p {
             self.buffers.resize_with(p + 1, || Vec::with_capacity(256));
         }
         let mut keyed = std::mem::take(&mut self.buffers[p]);
         keyed.clear();
-        keyed.extend(self.scratch.iter().map(|&mv| {
-            let progress = self.eval.progress(pos, mv);
+        keyed.extend(self.core.scratch.iter().map(|&mv| {
+            let progress = self.core.eval.progress(pos, mv);
             (
-                order_key(mv, progress, &self.history, tt_move),
+                order_key(mv, progress, &self.core.history, probe.first),
                 progress,
                 mv,
             )
@@ -212,16 +172,16 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         keyed.sort_unstable_by_key(|&(k, _, _)| std::cmp::Reverse(k));
         let reduce_late = self.options.selective && ply > 0 && depth >= 3;
 
-        let orig_alpha = alpha;
+        let window = (alpha, beta);
         let mut best = -WIN - 1;
         let mut best_move = None;
-        self.seen.push(key);
+        self.core.seen.push(key);
         for (i, &(_, progress, mv)) in keyed.iter().enumerate() {
             let mut next = *pos;
-            self.variant.play_unchecked(&mut next, mv);
+            self.core.variant.play_unchecked(&mut next, mv);
             // The value of the move is the child's minus its waiting cost `w` (see
             // [`Evaluator::waiting_cost`]): search the child with the window shifted by `w`.
-            let w = self.eval.waiting_cost(pos, mv);
+            let w = self.core.eval.waiting_cost(pos, mv);
             let score = if i == 0 {
                 self.child(unit, &next, depth - 1, alpha + w, beta + w, ply + 1) - w
             } else {
@@ -240,7 +200,7 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
                     s
                 }
             };
-            if self.clock.stopped {
+            if self.core.clock.stopped {
                 break;
             }
             if score > best {
@@ -248,36 +208,23 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    self.pv.update(p, mv);
-                    if ply == 0 {
-                        self.root_best = Some(mv);
-                        self.iteration_best = Some((mv, score));
-                    }
+                    self.core.improve(ply, mv, score);
                     if alpha >= beta {
-                        self.history.reward(mv, depth);
+                        self.core.history.reward(mv, depth);
                         break;
                     }
                 }
             }
         }
-        self.seen.pop();
+        self.core.seen.pop();
         self.buffers[p] = keyed;
-        if self.clock.stopped {
+        if self.core.clock.stopped {
             return 0;
         }
-        if ply == 0 && self.root_best.is_none() {
-            self.root_best = best_move;
+        if ply == 0 && self.core.root_best.is_none() {
+            self.core.root_best = best_move;
         }
-        if let Some(t) = self.table.as_mut() {
-            let bound = if best <= orig_alpha {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            t.store(key, ply, depth, best, bound, best_move.map(pack));
-        }
+        self.core.store(key, ply, depth, best, window, best_move);
         best
     }
 
@@ -293,68 +240,36 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         ply: u32,
     ) -> i32 {
         let mut next = *pos;
-        for _ in 0..self.variant.players() {
-            self.variant.pass(&mut next);
-            if self.variant.has_moves(&next) {
+        for _ in 0..self.core.variant.players() {
+            self.core.variant.pass(&mut next);
+            if self.core.variant.has_moves(&next) {
                 return self.child(unit, &next, depth, alpha, beta, ply + 1);
             }
         }
         0
     }
+}
 
-    /// Runs iterative deepening; `history` holds earlier positions of the game.
-    fn run(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
-        let started = Instant::now();
-        self.clock = Clock::new(budget.deadline);
-        self.seen.clear();
-        self.seen
-            .extend_from_slice(&history[history.len().saturating_sub(GAME_HISTORY)..]);
-        self.root_best = None;
-        self.root_unit = self.sides.unit(pos.to_move());
-        let mut moves = Vec::new();
-        self.variant.generate_moves(pos, &mut moves);
-        let first = *moves
-            .iter()
-            .max_by_key(|&&mv| self.eval.progress(pos, mv))?;
-        let mut result = SearchResult {
-            mv: first,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![first],
-        };
-        for depth in 1..=budget.max_depth.max(1) {
-            self.iteration_best = None;
-            let score = self.negamax(pos, depth, -WIN - 1, WIN + 1, 0);
-            if self.clock.stopped {
-                self.pv.take_partial(self.iteration_best, &mut result);
-                break;
-            }
-            let mv = self.root_best.unwrap_or(first);
-            let pv = self.pv.line_of(mv);
-            result = SearchResult {
-                mv,
-                score,
-                depth,
-                nodes: self.clock.nodes,
-                pv,
-            };
-            // From here on the deadline counts: the first iteration always completes.
-            self.clock.armed = true;
-            if moves.len() == 1
-                || score.abs() >= WIN_THRESHOLD
-                || !self.clock.next_iteration_fits(started, budget)
-            {
-                break;
-            }
-        }
-        result.nodes = self.clock.nodes;
-        Some(result)
+impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Pvs<'a, E> {
+    fn core(&mut self) -> &mut SearchCore<'a, E> {
+        &mut self.core
+    }
+
+    fn history_key(hash: u64) -> u64 {
+        hash
+    }
+
+    fn iteration_depths(&self, max_depth: u32) -> StepBy<RangeInclusive<u32>> {
+        (1..=max_depth.max(1)).step_by(1)
+    }
+
+    fn search_root(&mut self, pos: &Position, depth: u32) -> i32 {
+        self.negamax(pos, depth, -WIN - 1, WIN + 1, 0)
     }
 }
 
 impl<E: Evaluator> Strategy for Pvs<'_, E> {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
-        self.run(pos, history, budget)
+        deepen(self, pos, history, budget)
     }
 }

@@ -1,24 +1,54 @@
-//! The reference search: plain negamax to a fixed depth, without pruning, table or ordering.
-//! It is slow and obviously right, and the optimised search is tested against it.
+//! The reference searches: plain negamax over two units ([`Reference`]) and plain Best-Reply
+//! or paranoid search over more ([`MultiReference`]), to a fixed depth, without pruning, table
+//! or ordering. They are slow and obviously right, and the optimised searches are tested
+//! against them.
 
-use halma_rules::{Move, Position, Variant};
+use halma_rules::{Move, Position, Seat, Variant};
 
+use crate::brs::MultiMode;
 use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
-use crate::sides::Sides;
+use crate::sides::{set_turn, Sides};
+
+/// What both reference searches keep.
+#[derive(Debug)]
+struct Plain<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    sides: Sides,
+    /// Keys of earlier positions: the game's, then the search path's.
+    seen: Vec<u64>,
+    nodes: u64,
+    /// The unit to move at the root.
+    root_unit: u8,
+}
+
+impl<'a, E: Evaluator> Plain<'a, E> {
+    fn new(variant: &'a Variant, eval: &'a E) -> Plain<'a, E> {
+        Plain {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            seen: Vec::new(),
+            nodes: 0,
+            root_unit: 0,
+        }
+    }
+
+    /// Starts a search of `pos`, the game's earlier positions counting as `seen`.
+    fn start(&mut self, pos: &Position, seen: impl Iterator<Item = u64>) {
+        self.seen.clear();
+        self.seen.extend(seen);
+        self.root_unit = self.sides.unit(pos.to_move());
+    }
+}
 
 /// Plain fixed-depth negamax over two units, scored exactly like [`crate::pvs::Pvs`].
 #[derive(Debug)]
 pub struct Reference<'a, E: Evaluator> {
-    variant: &'a Variant,
-    eval: &'a E,
-    sides: Sides,
+    plain: Plain<'a, E>,
     repetitions: bool,
-    /// Earlier positions: the game's, then the search path's.
-    seen: Vec<u64>,
-    nodes: u64,
-    root_unit: u8,
 }
 
 impl<'a, E: Evaluator> Reference<'a, E> {
@@ -28,37 +58,30 @@ impl<'a, E: Evaluator> Reference<'a, E> {
     #[must_use]
     pub fn new(variant: &'a Variant, eval: &'a E, repetitions: bool) -> Reference<'a, E> {
         Reference {
-            variant,
-            eval,
-            sides: Sides::new(variant),
+            plain: Plain::new(variant, eval),
             repetitions,
-            seen: Vec::new(),
-            nodes: 0,
-            root_unit: 0,
         }
     }
 
     /// Nodes visited so far.
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.plain.nodes
     }
 
     /// The negamax value of `pos` at `depth` for the unit to move, and the first move that
     /// reaches it (`None` without a legal move). `history` holds the game's earlier positions.
     pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
-        self.seen.clear();
-        self.seen.extend_from_slice(history);
-        self.root_unit = self.sides.unit(pos.to_move());
+        self.plain.start(pos, history.iter().copied());
         self.negamax(pos, depth, 0)
     }
 
     fn negamax(&mut self, pos: &Position, depth: u32, ply: u32) -> (i32, Option<Move>) {
-        self.nodes += 1;
-        let unit = self.sides.unit(pos.to_move());
-        if self.sides.game_over(pos) {
+        self.plain.nodes += 1;
+        let unit = self.plain.sides.unit(pos.to_move());
+        if self.plain.sides.game_over(pos) {
             let win = WIN - ply as i32;
-            let (s, other) = (&self.sides, 1 - unit);
+            let (s, other) = (&self.plain.sides, 1 - unit);
             let score = if s.eliminated(pos, unit)
                 || (s.finished(pos, other) && !s.finished(pos, unit))
             {
@@ -71,9 +94,9 @@ impl<'a, E: Evaluator> Reference<'a, E> {
             };
             return (score, None);
         }
-        if ply > 0 && self.repetitions && self.seen.contains(&pos.hash()) {
+        if ply > 0 && self.repetitions && self.plain.seen.contains(&pos.hash()) {
             return (
-                if unit == self.root_unit {
+                if unit == self.plain.root_unit {
                     -CONTEMPT
                 } else {
                     CONTEMPT
@@ -83,40 +106,40 @@ impl<'a, E: Evaluator> Reference<'a, E> {
         }
         if depth == 0 {
             return (
-                relative_score(self.eval, &self.sides, pos, unit) + TEMPO,
+                relative_score(self.plain.eval, &self.plain.sides, pos, unit) + TEMPO,
                 None,
             );
         }
         let mut moves = Vec::new();
-        self.variant.generate_moves(pos, &mut moves);
+        self.plain.variant.generate_moves(pos, &mut moves);
         if moves.is_empty() {
             let mut next = *pos;
-            for _ in 0..self.variant.players() {
-                self.variant.pass(&mut next);
-                if self.variant.has_moves(&next) {
+            for _ in 0..self.plain.variant.players() {
+                self.plain.variant.pass(&mut next);
+                if self.plain.variant.has_moves(&next) {
                     return (self.child(unit, &next, depth, ply + 1), None);
                 }
             }
             return (0, None);
         }
-        self.seen.push(pos.hash());
+        self.plain.seen.push(pos.hash());
         let mut best = (-WIN - 1, None);
         for mv in moves {
             let mut next = *pos;
-            self.variant.play_unchecked(&mut next, mv);
+            self.plain.variant.play_unchecked(&mut next, mv);
             let score =
-                self.child(unit, &next, depth - 1, ply + 1) - self.eval.waiting_cost(pos, mv);
+                self.child(unit, &next, depth - 1, ply + 1) - self.plain.eval.waiting_cost(pos, mv);
             if score > best.0 {
                 best = (score, Some(mv));
             }
         }
-        self.seen.pop();
+        self.plain.seen.pop();
         best
     }
 
     fn child(&mut self, unit: u8, next: &Position, depth: u32, ply: u32) -> i32 {
         let (score, _) = self.negamax(next, depth, ply);
-        if self.sides.unit(next.to_move()) == unit {
+        if self.plain.sides.unit(next.to_move()) == unit {
             score
         } else {
             -score
@@ -133,8 +156,186 @@ impl<E: Evaluator> Strategy for Reference<'_, E> {
             mv,
             score,
             depth,
-            nodes: self.nodes,
+            nodes: self.plain.nodes,
             pv: vec![mv],
         })
+    }
+}
+
+/// Plain fixed-depth search over three or more units, in the layers of [`crate::Brs`]: with
+/// [`MultiMode::BestReply`], the root unit's moves (a max layer) alternate with the pooled
+/// moves of all its opponents, of which only the strongest reply is played (a min layer);
+/// with [`MultiMode::Paranoid`], the seats move in turn, each opponent minimising. Scores are
+/// the root unit's and come out exactly as [`crate::Brs`]'s when it considers every reply
+/// (`with_reply_limit(None)`).
+#[derive(Debug)]
+pub struct MultiReference<'a, E: Evaluator> {
+    /// The positions seen are keyed with the layer bit, as in [`crate::Brs`].
+    plain: Plain<'a, E>,
+    mode: MultiMode,
+}
+
+impl<'a, E: Evaluator> MultiReference<'a, E> {
+    /// A reference search in the layers of `mode`.
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, mode: MultiMode) -> MultiReference<'a, E> {
+        MultiReference {
+            plain: Plain::new(variant, eval),
+            mode,
+        }
+    }
+
+    /// Nodes visited so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.plain.nodes
+    }
+
+    /// The value of `pos` searched `depth` layers deep, for the unit to move, and the first
+    /// move that reaches it (`None` without a legal move). `history` holds the game's earlier
+    /// positions: coming back to one of them with the root unit to move is a repetition.
+    pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
+        self.plain.start(pos, history.iter().map(|h| h ^ 1));
+        self.search(pos, depth, 0, true)
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        relative_score(
+            self.plain.eval,
+            &self.plain.sides,
+            pos,
+            self.plain.root_unit,
+        )
+    }
+
+    fn is_root_unit(&self, seat: Seat) -> bool {
+        self.plain.sides.unit(seat) == self.plain.root_unit
+    }
+
+    /// The seats that move at `pos`, and whether they maximise.
+    fn movers(&self, pos: &Position, ply: u32, max_layer: bool) -> (Vec<Seat>, bool) {
+        let to_move = pos.to_move();
+        match self.mode {
+            MultiMode::Paranoid => (vec![to_move], self.is_root_unit(to_move)),
+            MultiMode::BestReply if ply == 0 => (vec![to_move], true),
+            MultiMode::BestReply => {
+                let seats = self.plain.sides.all_seats().iter().copied();
+                let layer =
+                    seats.filter(|&s| pos.is_active(s) && self.is_root_unit(s) == max_layer);
+                (layer.collect(), max_layer)
+            }
+        }
+    }
+
+    /// Every move of the layer: the position it leads to, the move, and its waiting cost to
+    /// the root unit.
+    fn layer_moves(
+        &self,
+        pos: &Position,
+        seats: &[Seat],
+        is_max: bool,
+    ) -> Vec<(Position, Move, i32)> {
+        let mut children = Vec::new();
+        let mut moves = Vec::new();
+        for &seat in seats {
+            let mut at = *pos;
+            if !set_turn(self.plain.variant, &mut at, seat) {
+                continue;
+            }
+            self.plain.variant.generate_moves(&at, &mut moves);
+            for &mv in &moves {
+                let mut next = at;
+                self.plain.variant.play_unchecked(&mut next, mv);
+                if self.mode == MultiMode::BestReply {
+                    // The next layer's first active seat moves: one hash per placement.
+                    let first = self
+                        .plain
+                        .sides
+                        .all_seats()
+                        .iter()
+                        .copied()
+                        .find(|&s| next.is_active(s) && self.is_root_unit(s) != is_max);
+                    if let Some(s) = first {
+                        set_turn(self.plain.variant, &mut next, s);
+                    }
+                }
+                let w = if is_max {
+                    self.plain.eval.waiting_cost(pos, mv)
+                } else {
+                    0
+                };
+                children.push((next, mv, w));
+            }
+        }
+        children
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        max_layer: bool,
+    ) -> (i32, Option<Move>) {
+        self.plain.nodes += 1;
+        let win = WIN - ply as i32;
+        if self.plain.sides.finished(pos, self.plain.root_unit) {
+            return (win, None);
+        }
+        if self.plain.sides.eliminated(pos, self.plain.root_unit) {
+            return (-win, None);
+        }
+        if self.plain.sides.game_over(pos) {
+            return (self.evaluate(pos), None);
+        }
+        let key = pos.hash() ^ u64::from(max_layer);
+        if ply > 0 && self.plain.seen.contains(&key) {
+            return (self.evaluate(pos) - CONTEMPT, None);
+        }
+        if depth == 0 {
+            return (self.evaluate(pos), None);
+        }
+        let (seats, is_max) = self.movers(pos, ply, max_layer);
+        let children = self.layer_moves(pos, &seats, is_max);
+        if children.is_empty() {
+            return (self.nobody_moves(pos, depth, ply, is_max), None);
+        }
+        self.plain.seen.push(key);
+        let mut best = (if is_max { -WIN - 1 } else { WIN + 1 }, None);
+        for (next, mv, w) in children {
+            let (score, _) = self.search(&next, depth - 1, ply + 1, !is_max);
+            let score = score - w;
+            if (is_max && score > best.0) || (!is_max && score < best.0) {
+                best = (score, Some(mv));
+            }
+        }
+        self.plain.seen.pop();
+        best
+    }
+
+    /// The value when no seat of the layer can move: paranoid search passes the turn on (a
+    /// draw when nobody can move), Best-Reply Search goes on with the other kind of layer
+    /// (and evaluates when that cannot move either).
+    fn nobody_moves(&mut self, pos: &Position, depth: u32, ply: u32, is_max: bool) -> i32 {
+        if self.mode == MultiMode::Paranoid {
+            let mut next = *pos;
+            for _ in 0..self.plain.variant.players() {
+                self.plain.variant.pass(&mut next);
+                if self.plain.variant.has_moves(&next) {
+                    return self.search(&next, depth, ply + 1, false).0;
+                }
+            }
+            return 0;
+        }
+        let others_move = self.plain.sides.all_seats().iter().any(|&s| {
+            let mut at = *pos;
+            self.is_root_unit(s) != is_max
+                && set_turn(self.plain.variant, &mut at, s)
+                && self.plain.variant.has_moves(&at)
+        });
+        if ply > 0 && !others_move {
+            return self.evaluate(pos);
+        }
+        self.search(pos, depth - 1, ply + 1, !is_max).0
     }
 }

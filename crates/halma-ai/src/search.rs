@@ -1,11 +1,21 @@
 //! What every search strategy shares: the [`Strategy`] trait, the budget and the clock, the
-//! result, and move ordering by history and forward progress.
+//! result, and move ordering by history and forward progress; and for the two tree searches
+//! ([`crate::Pvs`] and [`crate::Brs`]) their common state ([`SearchCore`]: table, ordering,
+//! principal variation, repetitions) and the one iterative-deepening driver ([`deepen`]) that
+//! runs either of them through the small [`Deepening`] trait.
 
+use std::iter::StepBy;
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
-use halma_rules::{Move, Position};
+use halma_rules::{Move, Position, Variant};
 
-use crate::sides::pack;
+use crate::eval::{Evaluator, WIN_THRESHOLD};
+use crate::sides::{pack, Sides};
+use crate::tt::{Bound, Table};
+
+/// How many of the game's recent positions a search looks at for repetitions.
+pub(crate) const GAME_HISTORY: usize = 64;
 
 /// How far a strategy may search: a depth limit and an optional deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,4 +206,210 @@ impl PvTable {
             result.pv = self.line_of(mv);
         }
     }
+}
+
+/// The state both tree searches keep across nodes and iterations: what they search with
+/// (rules, evaluation, sides), the transposition table, the history heuristic, the principal
+/// variation, the clock, the positions seen and the root's best move.
+#[derive(Debug)]
+pub(crate) struct SearchCore<'a, E: Evaluator> {
+    pub(crate) variant: &'a Variant,
+    pub(crate) eval: &'a E,
+    pub(crate) sides: Sides,
+    pub(crate) table: Option<Table>,
+    pub(crate) history: History,
+    pub(crate) pv: PvTable,
+    pub(crate) clock: Clock,
+    /// Keys of earlier positions: the game's, then the search path's.
+    pub(crate) seen: Vec<u64>,
+    /// The move generator's buffer.
+    pub(crate) scratch: Vec<Move>,
+    /// The unit to move at the root.
+    pub(crate) root_unit: u8,
+    /// The best root move so far: searched first by the next iteration.
+    pub(crate) root_best: Option<Move>,
+    /// The best root move of the running iteration and its score, once one is fully searched.
+    pub(crate) iteration_best: Option<(Move, i32)>,
+}
+
+/// What a table probe says about a node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Probe {
+    /// The move to search first: the root's best so far at the root, else the table's move.
+    pub(crate) first: Option<u16>,
+    /// The node's value when a table entry decides it.
+    pub(crate) cut: Option<i32>,
+}
+
+impl<'a, E: Evaluator> SearchCore<'a, E> {
+    /// The state of a search over `variant` scored by `eval`, with a table of
+    /// `2^table_bits` entries or none.
+    pub(crate) fn new(variant: &'a Variant, eval: &'a E, table_bits: Option<u32>) -> Self {
+        SearchCore {
+            variant,
+            eval,
+            sides: Sides::new(variant),
+            table: table_bits.map(Table::new),
+            history: History::new(),
+            pv: PvTable::default(),
+            clock: Clock::new(None),
+            seen: Vec::new(),
+            scratch: Vec::with_capacity(256),
+            root_unit: 0,
+            root_best: None,
+            iteration_best: None,
+        }
+    }
+
+    /// Looks a node up in the table. An entry of the node's depth (or, with `deeper_cuts`, of
+    /// a deeper search) decides the node when its bound does within `(alpha, beta)`; the root
+    /// is never decided by the table.
+    #[inline]
+    pub(crate) fn probe(
+        &self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        deeper_cuts: bool,
+    ) -> Probe {
+        let mut probe = Probe {
+            first: None,
+            cut: None,
+        };
+        if let Some(hit) = self.table.as_ref().and_then(|t| t.probe(key, ply)) {
+            probe.first = hit.mv;
+            let deep_enough = if deeper_cuts {
+                u32::from(hit.depth) >= depth
+            } else {
+                u32::from(hit.depth) == depth
+            };
+            if ply > 0 && deep_enough {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    probe.cut = Some(hit.score);
+                }
+            }
+        }
+        if ply == 0 {
+            probe.first = self.root_best.map(pack).or(probe.first);
+        }
+        probe
+    }
+
+    /// Stores a node's value `best`, found with the window `(alpha, beta)`, and its best move.
+    #[inline]
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        best: i32,
+        (alpha, beta): (i32, i32),
+        best_move: Option<Move>,
+    ) {
+        if let Some(t) = self.table.as_mut() {
+            t.store(
+                key,
+                ply,
+                depth,
+                best,
+                Bound::of(best, alpha, beta),
+                best_move.map(pack),
+            );
+        }
+    }
+
+    /// `mv` is the best move of the node at `ply` so far, with `score`: it heads the node's
+    /// line, and at the root it is the iteration's best.
+    #[inline]
+    pub(crate) fn improve(&mut self, ply: u32, mv: Move, score: i32) {
+        self.pv.update(ply as usize, mv);
+        if ply == 0 {
+            self.root_best = Some(mv);
+            self.iteration_best = Some((mv, score));
+        }
+    }
+}
+
+/// A tree search as the iterative-deepening driver [`deepen`] runs it: its state, the depths
+/// of its iterations, and one iteration.
+pub(crate) trait Deepening<'a, E: Evaluator + 'a> {
+    /// The shared state.
+    fn core(&mut self) -> &mut SearchCore<'a, E>;
+
+    /// The key under which a position of the game's history counts as seen.
+    fn history_key(hash: u64) -> u64;
+
+    /// The depths of the iterations, up to about `max_depth` (at least one).
+    fn iteration_depths(&self, max_depth: u32) -> StepBy<RangeInclusive<u32>>;
+
+    /// One iteration: the root searched to `depth` with a full window, its value.
+    fn search_root(&mut self, pos: &Position, depth: u32) -> i32;
+}
+
+/// Iterative deepening: runs the iterations of `search` on `pos` (whose game went through the
+/// positions `history`, most recent last) until the budget's depth or clock says stop, a win
+/// or loss is proven, or there is one move only. `None` when the side to move has no move.
+pub(crate) fn deepen<'a, E, S>(
+    search: &mut S,
+    pos: &Position,
+    history: &[u64],
+    budget: &Budget,
+) -> Option<SearchResult>
+where
+    E: Evaluator + 'a,
+    S: Deepening<'a, E>,
+{
+    let started = Instant::now();
+    let core = search.core();
+    core.clock = Clock::new(budget.deadline);
+    core.seen.clear();
+    let recent = &history[history.len().saturating_sub(GAME_HISTORY)..];
+    core.seen.extend(recent.iter().map(|&h| S::history_key(h)));
+    core.root_best = None;
+    core.root_unit = core.sides.unit(pos.to_move());
+    let mut moves = Vec::new();
+    core.variant.generate_moves(pos, &mut moves);
+    let first = *moves
+        .iter()
+        .max_by_key(|&&mv| core.eval.progress(pos, mv))?;
+    let mut result = SearchResult {
+        mv: first,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![first],
+    };
+    for depth in search.iteration_depths(budget.max_depth) {
+        search.core().iteration_best = None;
+        let score = search.search_root(pos, depth);
+        let core = search.core();
+        if core.clock.stopped {
+            core.pv.take_partial(core.iteration_best, &mut result);
+            break;
+        }
+        let mv = core.root_best.unwrap_or(first);
+        result = SearchResult {
+            mv,
+            score,
+            depth,
+            nodes: core.clock.nodes,
+            pv: core.pv.line_of(mv),
+        };
+        // From here on the deadline counts: the first iteration always completes.
+        core.clock.armed = true;
+        if moves.len() == 1
+            || score.abs() >= WIN_THRESHOLD
+            || !core.clock.next_iteration_fits(started, budget)
+        {
+            break;
+        }
+    }
+    result.nodes = search.core().clock.nodes;
+    Some(result)
 }

@@ -18,6 +18,20 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's value `best`, searched with the window `(alpha, beta)`, says.
+    #[inline]
+    pub(crate) fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,

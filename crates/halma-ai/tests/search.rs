@@ -6,12 +6,11 @@
 
 use std::time::{Duration, Instant};
 
-use halma_ai::rng::SplitMix64;
 use halma_ai::{
-    suggest, Brs, Budget, Greedy, MultiMode, Pvs, PvsOptions, RaceEvaluator, Reference,
-    SearchLimits, Strategy,
+    suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
+    Reference, SearchLimits, Strategy,
 };
-use halma_rules::{BoardKind, GameSetup, Move, Position, RuleOptions, Variant};
+use halma_rules::{BoardKind, GameSetup, Move, Position, RuleOptions, SplitMix64, Variant};
 
 fn variant(board: BoardKind, players: u8, options: RuleOptions) -> Variant {
     Variant::new(&GameSetup {
@@ -137,6 +136,64 @@ fn pvs_matches_reference_with_teams_and_leave_home() {
     check_against_reference(&teams, &[1, 2, 3], 5, 40);
     let square = variant(BoardKind::Square8, 2, RuleOptions::default());
     check_against_reference(&square, &[1, 2], 3, 60);
+}
+
+/// Best-Reply Search (and paranoid search) with its table and ordering, every reply
+/// considered, against the plain search in the same layers: the same value at every depth,
+/// with and without the game's recent positions counting as repetitions.
+fn check_brs_against_reference(v: &Variant, mode: MultiMode, depths: &[u32], positions: usize) {
+    let eval = RaceEvaluator::new(v);
+    let mut rng = SplitMix64::new(17);
+    let mut checked = 0;
+    while checked < positions {
+        let plies = rng.below(40) as usize;
+        let Some((pos, history)) = random_position(v, plies, rng.next_u64()) else {
+            continue;
+        };
+        checked += 1;
+        let recent = &history[history.len().saturating_sub(6)..];
+        for &depth in depths {
+            for game in [&[][..], recent] {
+                let mut reference = MultiReference::new(v, &eval, mode);
+                let (want, _) = reference.value(&pos, game, depth);
+                let got = Brs::new(v, &eval, mode, 12)
+                    .with_reply_limit(None)
+                    .choose(&pos, game, &Budget::depth(depth))
+                    .unwrap();
+                let context = format!(
+                    "{mode:?}, depth {depth}, plies {plies}, {} seen",
+                    game.len()
+                );
+                assert_eq!(got.depth, depth, "{context}");
+                assert_eq!(got.score, want, "{context}");
+                assert!(v.is_legal(&pos, got.mv), "{context}");
+            }
+        }
+    }
+}
+
+#[test]
+fn brs_matches_reference_on_small_stars() {
+    let small = |players, teams| {
+        variant(
+            BoardKind::Star,
+            players,
+            RuleOptions {
+                arm_size: Some(2),
+                teams: Some(teams),
+                ..RuleOptions::default()
+            },
+        )
+    };
+    // Best-Reply Search runs odd depths only (each iteration ends on the root unit's moves).
+    for v in [small(3, false), small(4, false), small(6, true)] {
+        check_brs_against_reference(&v, MultiMode::BestReply, &[1, 3], 4);
+        check_brs_against_reference(&v, MultiMode::Paranoid, &[1, 2, 3], 3);
+    }
+    // Deep enough for transpositions, where table entries decide nodes.
+    let three = small(3, false);
+    check_brs_against_reference(&three, MultiMode::BestReply, &[5], 1);
+    check_brs_against_reference(&three, MultiMode::Paranoid, &[5], 2);
 }
 
 #[test]

@@ -30,6 +30,7 @@ mod options;
 mod path;
 pub mod perft;
 mod position;
+mod rng;
 mod variant;
 
 pub use bitboard::{BitIter, Bitboard};
@@ -45,4 +46,5 @@ pub use options::{
 };
 pub use path::{IllegalMove, LegalMove};
 pub use position::{Move, Position};
+pub use rng::SplitMix64;
 pub use variant::{Army, GameSetup, Seat, SetupError, Variant, MAX_ARMIES, MAX_SEATS};

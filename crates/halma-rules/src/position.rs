@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Cell};
 use crate::options::ForeignCorners;
+use crate::rng::SplitMix64;
 use crate::variant::{Seat, Variant, MAX_ARMIES, MAX_SEATS};
 
 /// A move: one piece from one cell to another. Its effect depends only on these two cells; a
@@ -49,15 +50,9 @@ struct Keys {
 fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        // splitmix64: a fixed seed, so hashes are the same in every process.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        // A fixed seed, so hashes are the same in every process.
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next_u64();
         let pieces = (0..MAX_ARMIES * 256).map(|_| next()).collect();
         let mut turn = [0u64; MAX_SEATS];
         for t in &mut turn {

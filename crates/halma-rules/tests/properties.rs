@@ -7,8 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use common::{random_position, reference_moves, variants, Rng};
-use halma_rules::{notation, perft, Game, MoveInput, Position, Variant};
+use common::{random_position, reference_moves, variants};
+use halma_rules::{notation, perft, Game, MoveInput, Position, SplitMix64, Variant};
 use proptest::prelude::*;
 
 fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
@@ -23,7 +23,7 @@ fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
 }
 
 /// Checks one position: generator = reference, the count, every path, and rejections.
-fn check_position(variant: &Variant, pos: &Position, rng: &mut Rng) {
+fn check_position(variant: &Variant, pos: &Position, rng: &mut SplitMix64) {
     let fast = fast_moves(variant, pos);
     let reference = reference_moves(variant, pos);
     assert_eq!(
@@ -51,8 +51,8 @@ fn check_position(variant: &Variant, pos: &Position, rng: &mut Rng) {
     // Random (from, to) pairs that are not generated must be rejected, by both checkers.
     let board = variant.board();
     for _ in 0..20 {
-        let from = board.cell(rng.below(board.len())).unwrap();
-        let to = board.cell(rng.below(board.len())).unwrap();
+        let from = board.cell(rng.index(board.len())).unwrap();
+        let to = board.cell(rng.index(board.len())).unwrap();
         let legal = fast.contains(&(from.index(), to.index()));
         assert_eq!(variant.check_from_to(pos, from, to).is_ok(), legal);
         // A two-cell path is one step or one jump: accepted exactly when that is how the
@@ -81,7 +81,7 @@ proptest! {
     fn generator_matches_reference_on_random_positions(which in 0usize..27, seed in any::<u64>()) {
         let setups = variants();
         let setup = &setups[which % setups.len()];
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         let (variant, pos) = random_position(setup, &mut rng);
         check_position(&variant, &pos, &mut rng);
     }
@@ -94,8 +94,8 @@ proptest! {
         let setups = variants();
         let setup = &setups[which % setups.len()];
         let variant = Arc::new(Variant::new(setup).unwrap());
-        let mut rng = Rng(seed);
-        let first = variant.seat(rng.below(usize::from(variant.players()))).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let first = variant.seat(rng.index(usize::from(variant.players()))).unwrap();
         let mut game = Game::new(variant.clone(), first);
         for _ in 0..plies {
             if game.is_over() {
@@ -104,8 +104,8 @@ proptest! {
             check_position(&variant, game.position(), &mut rng);
             let moves = game.legal_moves();
             prop_assert!(!moves.is_empty(), "a game that is not over has a player with moves");
-            let pick = &moves[rng.below(moves.len())];
-            let input = if rng.below(2) == 0 { MoveInput::Path(pick.path.clone()) } else { MoveInput::FromTo(pick.mv.from, pick.mv.to) };
+            let pick = &moves[rng.index(moves.len())];
+            let input = if rng.index(2) == 0 { MoveInput::Path(pick.path.clone()) } else { MoveInput::FromTo(pick.mv.from, pick.mv.to) };
             game.play(&input).unwrap();
             prop_assert_eq!(game.position().hash(), game.position().compute_hash());
         }
@@ -171,14 +171,14 @@ proptest! {
     fn snapshots_restore_the_same_game(which in 0usize..27, seed in any::<u64>(), plies in 0usize..80) {
         let setups = variants();
         let variant = Arc::new(Variant::new(&setups[which % setups.len()]).unwrap());
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut game = Game::new(variant.clone(), variant.seat(0).unwrap());
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            let pick = &moves[rng.below(moves.len())];
+            let pick = &moves[rng.index(moves.len())];
             game.play(&MoveInput::FromTo(pick.mv.from, pick.mv.to)).unwrap();
         }
         let json = serde_json::to_string(&game.snapshot()).unwrap();

@@ -31,13 +31,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use halma_ai::eval::{Evaluator, Weights};
-use halma_ai::rng::SplitMix64;
 use halma_ai::{
     suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchLimits, Sides,
     Strategy,
 };
 use halma_rules::{
-    BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, Variant,
+    BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
+    Variant,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

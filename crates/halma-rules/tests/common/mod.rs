@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use halma_rules::{
     notation, BackwardSteps, Bitboard, BoardKind, Cell, Corner, ForeignCorners, GameSetup,
-    Position, RuleOptions, Variant,
+    Position, RuleOptions, SplitMix64, Variant,
 };
 
 /// Every legal (from, to) of the seat to move, found by walking lines cell by cell.
@@ -294,26 +294,9 @@ pub fn variants() -> Vec<GameSetup> {
     ]
 }
 
-/// A small deterministic random number generator (splitmix64).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random placement of every army's pieces (biased towards goals and corners so that the
 /// goal lock and corner rules come into play), written in the notation and parsed back.
-pub fn random_position(setup: &GameSetup, rng: &mut Rng) -> (Variant, Position) {
+pub fn random_position(setup: &GameSetup, rng: &mut SplitMix64) -> (Variant, Position) {
     let variant = Variant::new(setup).unwrap_or_else(|e| panic!("{e}"));
     let board = variant.board();
     let mut taken = Bitboard::EMPTY;
@@ -322,10 +305,10 @@ pub fn random_position(setup: &GameSetup, rng: &mut Rng) -> (Variant, Position) 
         let count = a.home.count() as usize;
         let mut cells = Vec::new();
         while cells.len() < count {
-            let pick = match rng.below(4) {
+            let pick = match rng.index(4) {
                 0 => pick_from(a.goal, rng),
                 1 => pick_from(a.foreign | a.home, rng),
-                _ => Some(rng.below(board.len()) as u8),
+                _ => Some(rng.index(board.len()) as u8),
             };
             if let Some(c) = pick {
                 if !taken.has(c) {
@@ -343,7 +326,7 @@ pub fn random_position(setup: &GameSetup, rng: &mut Rng) -> (Variant, Position) 
         groups.push(cells.join(","));
     }
     let options = setup.options.to_text();
-    let to_move = rng.below(usize::from(setup.players)) + 1;
+    let to_move = rng.index(usize::from(setup.players)) + 1;
     let seats = vec!["0"; usize::from(setup.players)].join(",");
     let text = format!(
         "{} {} {options} {} {to_move} {seats}",
@@ -354,7 +337,7 @@ pub fn random_position(setup: &GameSetup, rng: &mut Rng) -> (Variant, Position) 
     notation::parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn pick_from(set: Bitboard, rng: &mut Rng) -> Option<u8> {
+fn pick_from(set: Bitboard, rng: &mut SplitMix64) -> Option<u8> {
     let n = set.count() as usize;
-    (n > 0).then(|| set.iter().nth(rng.below(n))).flatten()
+    (n > 0).then(|| set.iter().nth(rng.index(n))).flatten()
 }

@@ -5,12 +5,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use halma_server::api::{CreateGameRequest, SuggestionQuery};
+use halma_server::api::SuggestionQuery;
 use halma_server::config::Config;
 use halma_server::games;
 use halma_server::state::AppState;
 use halma_server::store::{MemoryStore, Store};
-use serde_json::json;
+use halma_testkit::two_player_star;
 
 /// Generous margin over the budget: this machine is shared, and CI runs tests in parallel.
 const MARGIN: Duration = Duration::from_millis(400);
@@ -22,9 +22,7 @@ fn instance(slots: usize) -> AppState {
 }
 
 async fn new_game(state: &AppState) -> String {
-    let req: CreateGameRequest =
-        serde_json::from_value(json!({"board": "star", "players": 2, "first_seat": 0})).unwrap();
-    games::create(state, &req).await.unwrap().0
+    games::create(state, &two_player_star()).await.unwrap().0
 }
 
 fn query(level: u8, time_ms: u32) -> SuggestionQuery {

@@ -5,15 +5,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use halma_server::api::{CreateGameRequest, PlayMoveRequest};
+use halma_server::api::PlayMoveRequest;
 use halma_server::config::Config;
 use halma_server::error::ApiError;
 use halma_server::games::{self, Loaded};
 use halma_server::state::AppState;
 use halma_server::store::{MemoryStore, RedisStore, Store};
-use serde_json::json;
-
-use crate::redis_server::RedisServer;
+use halma_testkit::{two_player_star, RedisServer};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
@@ -23,10 +21,6 @@ fn instance(store: Store, game_cache: usize) -> AppState {
         ..Config::default()
     };
     AppState::new(store, &config)
-}
-
-fn two_player_star() -> CreateGameRequest {
-    serde_json::from_value(json!({"board": "star", "players": 2, "first_seat": 0})).unwrap()
 }
 
 /// The first legal move of `loaded`, as a request.
@@ -105,10 +99,7 @@ async fn two_instances_on_one_memory_store_see_each_others_writes() {
 
 #[tokio::test]
 async fn two_instances_on_one_redis_see_each_others_writes() {
-    let Some(server) = RedisServer::start("two_instances_on_one_redis_see_each_others_writes")
-    else {
-        return;
-    };
+    let server = RedisServer::start();
     // Two connections, as two processes would have.
     let a = instance(
         Store::Redis(

@@ -1,15 +1,15 @@
-//! The application over real HTTP: started with `Application::build` on port 0.
+//! The application over real HTTP, started on port 0: readiness through a Redis outage, the
+//! OpenAPI document and the interactive docs, and problem documents for unknown routes.
+//! (Liveness and readiness over the memory store are in the black-box suite.)
 
 use std::time::{Duration, Instant};
 
-use halma_server::config::{Config, RedisUrl};
+use halma_server::config::Config;
 use halma_server::problem::Problem;
-use halma_server::routes::health::{Liveness, Readiness};
-use halma_server::startup::Application;
+use halma_server::routes::health::Readiness;
+use halma_testkit::{free_port, redis_config, spawn_app, RedisServer};
 use reqwest::header::{CONTENT_TYPE, RETRY_AFTER};
 use reqwest::StatusCode;
-
-use crate::redis_server::{free_port, skip_or_fail, RedisServer, StartError};
 
 struct TestApp {
     base: String,
@@ -18,15 +18,8 @@ struct TestApp {
 
 impl TestApp {
     async fn spawn(config: Config) -> Self {
-        let config = Config {
-            bind: "127.0.0.1:0".to_owned(),
-            ..config
-        };
-        let app = Application::build(config).await.unwrap();
-        let base = format!("http://127.0.0.1:{}", app.port());
-        tokio::spawn(app.run_until_stopped());
         Self {
-            base,
+            base: spawn_app(config).await,
             client: reqwest::Client::new(),
         }
     }
@@ -73,47 +66,13 @@ async fn expect_problem(response: reqwest::Response, status: StatusCode, code: &
     problem
 }
 
-fn redis_config(server_port: u16) -> Config {
-    Config {
-        redis_url: Some(RedisUrl::parse(format!("redis://127.0.0.1:{server_port}")).unwrap()),
-        key_prefix: "http-test:".to_owned(),
-        ..Config::default()
-    }
-}
-
-#[tokio::test]
-async fn healthz_answers_ok() {
-    let app = TestApp::spawn(Config::default()).await;
-    let response = app.get("/healthz").await;
-    assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(
-        response.json::<Liveness>().await.unwrap(),
-        Liveness {
-            status: "ok".to_owned()
-        }
-    );
-}
-
-#[tokio::test]
-async fn readyz_answers_ready_with_the_memory_store() {
-    let app = TestApp::spawn(Config::default()).await;
-    let response = app.get("/readyz").await;
-    assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(
-        response.json::<Readiness>().await.unwrap(),
-        Readiness {
-            status: "ready".to_owned(),
-            store: "memory".to_owned()
-        }
-    );
-}
+/// The key prefix of these tests.
+const PREFIX: &str = "http-test:";
 
 #[tokio::test]
 async fn readyz_follows_redis_down_and_up_again() {
-    let Some(mut redis) = RedisServer::start("readyz_follows_redis_down_and_up_again") else {
-        return;
-    };
-    let app = TestApp::spawn(redis_config(redis.port())).await;
+    let mut redis = RedisServer::start();
+    let app = TestApp::spawn(redis.config(PREFIX)).await;
     let response = app.get("/readyz").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.json::<Readiness>().await.unwrap().store, "redis");
@@ -145,22 +104,15 @@ async fn readyz_follows_redis_down_and_up_again() {
 #[tokio::test]
 async fn the_service_starts_while_redis_is_down() {
     let port = free_port();
-    let app = TestApp::spawn(redis_config(port)).await;
+    let app = TestApp::spawn(redis_config(port, PREFIX)).await;
     expect_problem(
         app.get("/readyz").await,
         StatusCode::SERVICE_UNAVAILABLE,
         "store_unavailable",
     )
     .await;
-    let _redis = match RedisServer::start_on(port) {
-        Ok(redis) => redis,
-        Err(StartError::NotInstalled) => {
-            // Without redis-server (outside CI) only the first half runs.
-            skip_or_fail("the_service_starts_while_redis_is_down");
-            return;
-        }
-        Err(StartError::DidNotAnswer) => panic!("redis-server did not start on port {port}"),
-    };
+    let _redis =
+        RedisServer::start_on(port).unwrap_or_else(|err| panic!("a Redis on port {port}: {err}"));
     app.wait_for_readiness(StatusCode::OK).await;
 }
 

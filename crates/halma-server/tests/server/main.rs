@@ -1,5 +1,7 @@
 //! Integration tests of the service infrastructure: the store contract against both back ends
-//! (Redis ones against a private `redis-server`), and the application over HTTP.
+//! (Redis ones against a private `redis-server`, which must be installed: without it they
+//! fail; `-- --skip redis` leaves them out), and the application over HTTP. The helpers
+//! (Redis, the application on port 0) are in `halma-testkit`.
 //!
 //! One test binary for everything, so the crate links once.
 
@@ -13,6 +15,5 @@ mod games;
 mod http;
 mod memory_store;
 mod openapi_doc;
-mod redis_server;
 mod redis_store;
 mod store_suite;

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use halma_server::store::{RedisStore, Store, StoreError};
+use halma_testkit::RedisServer;
 
-use crate::redis_server::RedisServer;
 use crate::store_suite::{self, SHORT_TTL};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
@@ -25,60 +25,45 @@ async fn raw_connection(server: &RedisServer) -> redis::aio::MultiplexedConnecti
 
 #[tokio::test]
 async fn create_get_and_compare_and_set() {
-    let Some(server) = RedisServer::start("create_get_and_compare_and_set") else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::create_get_and_compare_and_set(&store(&server, DAY).await).await;
 }
 
 #[tokio::test]
 async fn get_if_changed_sends_the_document_only_when_it_changed() {
-    let Some(server) = RedisServer::start("get_if_changed_sends_the_document_only_when_it_changed")
-    else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::get_if_changed_sends_the_document_only_when_it_changed(&store(&server, DAY).await)
         .await;
 }
 
 #[tokio::test]
 async fn create_refuses_a_taken_id() {
-    let Some(server) = RedisServer::start("create_refuses_a_taken_id") else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::create_refuses_a_taken_id(&store(&server, DAY).await).await;
 }
 
 #[tokio::test]
 async fn stale_versions_get_the_current_one() {
-    let Some(server) = RedisServer::start("stale_versions_get_the_current_one") else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::stale_versions_get_the_current_one(&store(&server, DAY).await).await;
 }
 
 #[tokio::test]
 async fn unknown_games_are_not_found() {
-    let Some(server) = RedisServer::start("unknown_games_are_not_found") else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::unknown_games_are_not_found(&store(&server, DAY).await).await;
 }
 
 #[tokio::test]
 async fn idle_games_expire_and_writes_restart_the_timer() {
-    let Some(server) = RedisServer::start("idle_games_expire_and_writes_restart_the_timer") else {
-        return;
-    };
+    let server = RedisServer::start();
     store_suite::idle_games_expire_and_writes_restart_the_timer(&store(&server, SHORT_TTL).await)
         .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_read_modify_write_loses_nothing() {
-    let Some(server) = RedisServer::start("concurrent_read_modify_write_loses_nothing") else {
-        return;
-    };
+    let server = RedisServer::start();
     let outcome =
         store_suite::concurrent_read_modify_write_loses_nothing(&store(&server, DAY).await).await;
     println!(
@@ -89,10 +74,7 @@ async fn concurrent_read_modify_write_loses_nothing() {
 
 #[tokio::test]
 async fn watchers_hear_of_writes_made_by_another_instance() {
-    let Some(server) = RedisServer::start("watchers_hear_of_writes_made_by_another_instance")
-    else {
-        return;
-    };
+    let server = RedisServer::start();
     // Two stores on one Redis, as two service instances have them.
     let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
     store_suite::watchers_hear_of_writes(&writer, &reader).await;
@@ -100,9 +82,7 @@ async fn watchers_hear_of_writes_made_by_another_instance() {
 
 #[tokio::test]
 async fn watchers_hear_again_after_redis_restarts() {
-    let Some(mut server) = RedisServer::start("watchers_hear_again_after_redis_restarts") else {
-        return;
-    };
+    let mut server = RedisServer::start();
     let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
     let mut watch = reader.changes().watch("r1");
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -133,10 +113,7 @@ async fn watchers_hear_again_after_redis_restarts() {
 
 #[tokio::test]
 async fn games_are_hashes_with_version_and_document_and_a_ttl() {
-    let Some(server) = RedisServer::start("games_are_hashes_with_version_and_document_and_a_ttl")
-    else {
-        return;
-    };
+    let server = RedisServer::start();
     let store = store(&server, DAY).await;
     store.create("layout", r#"{"a":1}"#).await.unwrap();
     store
@@ -166,9 +143,7 @@ async fn games_are_hashes_with_version_and_document_and_a_ttl() {
 
 #[tokio::test]
 async fn corrupt_records_are_errors_not_panics() {
-    let Some(server) = RedisServer::start("corrupt_records_are_errors_not_panics") else {
-        return;
-    };
+    let server = RedisServer::start();
     let store = store(&server, DAY).await;
     let mut raw = raw_connection(&server).await;
     let setup: [&[&str]; 4] = [
@@ -223,11 +198,7 @@ async fn corrupt_records_are_errors_not_panics() {
 
 #[tokio::test]
 async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
-    let Some(mut server) =
-        RedisServer::start("an_outage_gives_unavailable_errors_and_the_store_recovers")
-    else {
-        return;
-    };
+    let mut server = RedisServer::start();
     let store = store(&server, DAY).await;
     store.create("before", "x").await.unwrap();
 
@@ -283,9 +254,7 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
 
 #[tokio::test]
 async fn a_frozen_redis_times_out_instead_of_hanging() {
-    let Some(server) = RedisServer::start("a_frozen_redis_times_out_instead_of_hanging") else {
-        return;
-    };
+    let server = RedisServer::start();
     let store = store(&server, DAY).await;
     store.create("g", "x").await.unwrap();
 

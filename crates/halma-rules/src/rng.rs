@@ -1,7 +1,19 @@
-//! A small seeded random number generator (SplitMix64), so that every choice the AI makes
-//! at random is reproducible from the request's seed.
+//! A small seeded random number generator (SplitMix64, Steele, Lea and Flood 2014): the
+//! Zobrist keys of [`crate::Position`] come from it with a fixed seed, so hashes are the same in
+//! every process, and the AI draws its move noise from it, so that every choice made at random
+//! is reproducible from the request's seed. Tests use it for reproducible random play.
 
-/// A SplitMix64 generator: fast, tiny, and good enough for move noise and random openings.
+/// A SplitMix64 generator: fast, tiny, and good enough for hash keys, move noise and random
+/// openings (not for anything secret).
+///
+/// ```
+/// use halma_rules::SplitMix64;
+///
+/// let mut rng = SplitMix64::new(7);
+/// let roll = rng.below(6);
+/// assert!(roll < 6);
+/// assert_eq!(SplitMix64::new(7).below(6), roll);
+/// ```
 #[derive(Clone, Debug)]
 pub struct SplitMix64 {
     state: u64,
@@ -52,5 +64,13 @@ mod tests {
             assert!(x < 10);
         }
         assert_eq!(a.below(0), 0);
+    }
+
+    #[test]
+    fn the_published_sequence() {
+        // The first outputs for seed 0, as in the reference implementation.
+        let mut rng = SplitMix64::new(0);
+        assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
     }
 }

@@ -1,0 +1,15 @@
+//! The game setups several scenarios start from.
+
+use halma_client::types;
+
+/// A game on the star for two players, seat 0 moving first, no AI seats.
+pub fn two_player_star() -> types::CreateGameRequest {
+    types::CreateGameRequest {
+        ai_time_ms: None,
+        board: types::BoardName::Star,
+        first_seat: Some(0),
+        options: None,
+        players: 2,
+        seats: Vec::new(),
+    }
+}

@@ -138,8 +138,13 @@ impl Variant {
     }
 
     /// Breadth-first search over jump chains from `from`; returns the parent of every reached
-    /// cell (`u8::MAX` for unreached cells and for `from` itself).
-    fn chain_parents(&self, pos: &Position, army: usize, from: u8) -> ([u8; 256], Bitboard) {
+    /// cell (`None` for unreached cells and for `from` itself).
+    fn chain_parents(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+    ) -> ([Option<u8>; 256], Bitboard) {
         let a = &self.armies()[army];
         let board = self.board();
         let mut occ = pos.occupied();
@@ -147,7 +152,7 @@ impl Variant {
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
         let long = self.options().long_jumps;
-        let mut parent = [u8::MAX; 256];
+        let mut parent = [None; 256];
         let mut visited = Bitboard::single(from);
         // Breadth first, so each cell's parent lies on a path with the fewest hops.
         let mut queue = [0u8; 256];
@@ -171,13 +176,13 @@ impl Variant {
             while dirs != 0 {
                 let d = dirs.trailing_zeros();
                 dirs &= dirs - 1;
-                let land = if long {
-                    match self.jump_landing(c, d as usize, &occ) {
-                        Some(l) => l,
-                        None => continue,
-                    }
+                let landing = if long {
+                    self.jump_landing(c, d as usize, &occ)
                 } else {
                     board.landing_raw(c, d)
+                };
+                let Some(land) = landing else {
+                    continue;
                 };
                 if visited.has(land)
                     || (lock && a.goal.has(c) && !a.goal.has(land))
@@ -186,7 +191,7 @@ impl Variant {
                     continue;
                 }
                 visited.set(land);
-                parent[usize::from(land)] = c;
+                parent[usize::from(land)] = Some(c);
                 queue[tail] = land;
                 tail += 1;
             }
@@ -239,10 +244,12 @@ impl Variant {
         let (parent, _) = self.chain_parents(pos, army, from);
         for to in dest.iter() {
             let path = if steps.has(to) {
-                vec![Cell(from), Cell(to)]
+                Some(vec![Cell(from), Cell(to)])
             } else {
                 unwind(&parent, from, to)
             };
+            // Every destination that is not a step was reached by the chain search.
+            let Some(path) = path else { continue };
             out.push(LegalMove {
                 mv: Move {
                     from: Cell(from),
@@ -264,7 +271,7 @@ impl Variant {
             return Some(vec![mv.from, mv.to]);
         }
         let (parent, _) = self.chain_parents(pos, army, mv.from.0);
-        Some(unwind(&parent, mv.from.0, mv.to.0))
+        unwind(&parent, mv.from.0, mv.to.0)
     }
 
     fn check_start(&self, pos: &Position, from: u8) -> Result<usize, IllegalMove> {
@@ -403,13 +410,15 @@ impl Variant {
     }
 }
 
-fn unwind(parent: &[u8; 256], from: u8, to: u8) -> Vec<Cell> {
+/// The chain from `from` to `to` read back from the parents of a breadth-first search, `None`
+/// when the search did not reach `to`.
+fn unwind(parent: &[Option<u8>; 256], from: u8, to: u8) -> Option<Vec<Cell>> {
     let mut path = vec![Cell(to)];
     let mut c = to;
     while c != from {
-        c = parent[usize::from(c)];
+        c = parent[usize::from(c)]?;
         path.push(Cell(c));
     }
     path.reverse();
-    path
+    Some(path)
 }

@@ -272,7 +272,9 @@ impl Variant {
             while dirs != 0 {
                 let d = dirs.trailing_zeros();
                 dirs &= dirs - 1;
-                let land = board.landing_raw(c, d);
+                let Some(land) = board.landing_raw(c, d) else {
+                    continue;
+                };
                 let (w, bit) = (usize::from(land >> 6), 1u64 << (land & 63));
                 if visited[w] & bit == 0
                     && (!locked || a.goal.has(land))
@@ -412,8 +414,9 @@ impl Variant {
         while dirs != 0 {
             let d = dirs.trailing_zeros();
             dirs &= dirs - 1;
-            let nb = board.neighbor_raw(from, d as usize);
-            n -= u32::from(reach[usize::from(nb >> 6)] & (1 << (nb & 63)) != 0);
+            if let Some(nb) = board.neighbor_raw(from, d as usize) {
+                n -= u32::from(reach[usize::from(nb >> 6)] & (1 << (nb & 63)) != 0);
+            }
         }
         (n, Some(reach))
     }

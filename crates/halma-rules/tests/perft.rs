@@ -4,7 +4,35 @@
 
 mod common;
 
-use halma_rules::{notation, perft};
+use common::Reference;
+use halma_rules::{notation, perft, Move, Position, Variant};
+
+/// Perft with the reference generator: its moves at every node, made with `play_unchecked`.
+fn reference_perft(reference: &Reference, variant: &Variant, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = reference.moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let board = variant.board();
+    moves
+        .iter()
+        .map(|&(from, to)| {
+            let mut next = *pos;
+            let cell = |c: u8| board.cell(usize::from(c)).unwrap();
+            variant.play_unchecked(
+                &mut next,
+                Move {
+                    from: cell(from),
+                    to: cell(to),
+                },
+            );
+            reference_perft(reference, variant, &next, depth - 1)
+        })
+        .sum()
+}
 
 struct Case {
     line: usize,
@@ -59,6 +87,11 @@ fn perft_counts_match_the_data_file() {
         if case.depth <= 3 {
             let plain = perft::perft_plain(&variant, &pos, case.depth);
             assert_eq!(plain, case.count, "line {}: plain perft", case.line);
+        }
+        if case.count <= 20_000 {
+            let reference = Reference::new(&variant);
+            let count = reference_perft(&reference, &variant, &pos, case.depth);
+            assert_eq!(count, case.count, "line {}: reference perft", case.line);
         }
         if case.depth == 1 {
             let mut list = Vec::new();

@@ -257,9 +257,14 @@ pub struct Board {
     /// `cell`; high byte, its direction bit as the cell two steps away. Lets the jump search
     /// treat the moving piece's start cell as empty.
     relation: Vec<u16>,
-    /// `pattern_updates[cell]`: the (cell, neighbour bit, two-away bit) updates of the
-    /// occupancy patterns when `cell` fills or empties.
-    pattern_updates: Vec<Vec<(u8, u8, u8)>>,
+    /// The (cell, pattern bits) updates of the occupancy patterns (see [`Board::edge_pattern`])
+    /// when a cell fills or empties: those of cell `c` are
+    /// `pattern_updates[pattern_start[c]..pattern_start[c + 1]]` (one flat table, so that a
+    /// move reads them without an indirection).
+    pattern_updates: Vec<(u8, u16)>,
+    pattern_start: Vec<u16>,
+    /// `back[dir]`: the bit of the direction opposite `dir`.
+    back: [u8; 8],
     /// `zone[cell]`: the cells whose occupancy decides the steps and jumps from `cell` (its
     /// neighbours and the cells two steps away on its lines).
     zone: Vec<Bitboard>,
@@ -478,9 +483,23 @@ impl Board {
             landing,
             jump_dirs,
             relation,
+            back: core::array::from_fn(|d| {
+                let half = usize::from(dirs / 2);
+                1 << ((d + half) % usize::from(dirs))
+            }),
+            pattern_start: std::iter::once(0)
+                .chain(updates.iter().scan(0u16, |end, m| {
+                    // At most 16 updates per cell on at most 256 cells.
+                    *end += m.len() as u16;
+                    Some(*end)
+                }))
+                .collect(),
             pattern_updates: updates
                 .into_iter()
-                .map(|m| m.into_iter().map(|(c, (nb, two))| (c, nb, two)).collect())
+                .flat_map(|m| {
+                    m.into_iter()
+                        .map(|(c, (nb, two))| (c, u16::from(nb) | u16::from(two) << 8))
+                })
                 .collect(),
             rays,
             row_starts,
@@ -566,9 +585,10 @@ impl Board {
         self.landing[usize::from(cell)][(dir & 7) as usize]
     }
 
+    /// The bit of the direction opposite `dir`.
     #[inline]
-    pub(crate) fn jump_dirs_raw(&self, cell: u8) -> u8 {
-        self.jump_dirs[usize::from(cell)]
+    pub(crate) fn back_bit(&self, dir: u32) -> u8 {
+        self.back[(dir & 7) as usize]
     }
 
     #[inline]
@@ -581,9 +601,21 @@ impl Board {
         self.zone[usize::from(cell)]
     }
 
+    /// The occupancy pattern of `cell` on an empty board. A position keeps one pattern per
+    /// cell: bit `dir` (low byte) set when the neighbour in `dir` is occupied, bit `8 + dir`
+    /// (high byte) when the cell two steps away in `dir` is occupied or off the board. A jump in
+    /// `dir` is open exactly when bit `dir` is set and bit `8 + dir` is clear, so the pattern
+    /// alone says which jumps a cell has.
     #[inline]
-    pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u8, u8)] {
-        &self.pattern_updates[usize::from(cell)]
+    pub(crate) fn edge_pattern(&self, cell: u8) -> u16 {
+        u16::from(!self.jump_dirs[usize::from(cell)]) << 8
+    }
+
+    #[inline]
+    pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u16)] {
+        let c = usize::from(cell);
+        let (start, end) = (self.pattern_start[c], self.pattern_start[c + 1]);
+        &self.pattern_updates[usize::from(start)..usize::from(end)]
     }
 
     #[inline]

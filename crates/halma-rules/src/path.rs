@@ -2,8 +2,9 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Cell;
+use crate::movegen::long_jump_landing;
 use crate::options::ForeignCorners;
-use crate::position::{long_jump_landing, Move, Position};
+use crate::position::{Move, Position};
 use crate::variant::Variant;
 
 /// Why a move is not legal in a position.
@@ -168,10 +169,7 @@ impl Variant {
                     .filter(|&d| self.jump_landing(c, usize::from(d), &occ).is_some())
                     .fold(0, |m, d| m | 1 << d)
             } else {
-                let rel = board.relation_raw(c, from);
-                let over = pos.nb_occ[usize::from(c)] & !(rel as u8);
-                let behind = pos.two_occ[usize::from(c)] & !((rel >> 8) as u8);
-                over & !behind & board.jump_dirs_raw(c)
+                pos.open_jumps(c, board.relation_raw(c, from))
             };
             while dirs != 0 {
                 let d = dirs.trailing_zeros();

@@ -253,7 +253,7 @@ pub struct Board {
     landing: Box<[[Option<u8>; 8]; 256]>,
     /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
     jump_dirs: Box<[u8; 256]>,
-    /// `relation[cell * len + other]`: low byte, the direction bit of `other` as a neighbour of
+    /// `relation[other * len + cell]`: low byte, the direction bit of `other` as a neighbour of
     /// `cell`; high byte, its direction bit as the cell two steps away. Lets the jump search
     /// treat the moving piece's start cell as empty.
     relation: Vec<u16>,
@@ -452,14 +452,14 @@ impl Board {
                 }
                 let bit = 1u8 << d;
                 if let Some(&nb) = ray.first() {
-                    relation[c * len + usize::from(nb)] |= u16::from(bit);
+                    relation[usize::from(nb) * len + c] |= u16::from(bit);
                     // `c` sees `nb` in direction `d`: when `nb` fills, `c`'s neighbour bit `d` sets.
                     updates[usize::from(nb)].entry(c as u8).or_default().0 |= bit;
                 }
                 if ray.len() >= 2 {
                     landing[c][d] = Some(ray[1]);
                     jump_dirs[c] |= bit;
-                    relation[c * len + usize::from(ray[1])] |= u16::from(bit) << 8;
+                    relation[usize::from(ray[1]) * len + c] |= u16::from(bit) << 8;
                     updates[usize::from(ray[1])].entry(c as u8).or_default().1 |= bit;
                 }
                 rays[c * 8 + d] = ray;
@@ -593,7 +593,14 @@ impl Board {
 
     #[inline]
     pub(crate) fn relation_raw(&self, cell: u8, other: u8) -> u16 {
-        self.relation[usize::from(cell) * self.cells.len() + usize::from(other)]
+        self.relation[usize::from(other) * self.cells.len() + usize::from(cell)]
+    }
+
+    /// The relations of every cell to `other` (see `relation`), indexed by cell.
+    #[inline]
+    pub(crate) fn relation_row(&self, other: u8) -> &[u16] {
+        let len = self.cells.len();
+        &self.relation[usize::from(other) * len..(usize::from(other) + 1) * len]
     }
 
     #[inline]

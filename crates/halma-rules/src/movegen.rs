@@ -37,7 +37,7 @@ pub(crate) trait CellSet:
 }
 
 /// A set of up to 128 cells in two words, for the boards of at most 128 cells (the star of
-/// arm size 4 or less, 10 x 10, 8 x 8): half the work of a 256-bit set, kept in registers.
+/// arm size 4 or less, 10 x 10, 8 x 8): half the work of a 256-bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Set128([u64; 2]);
 
@@ -87,17 +87,12 @@ impl CellSet for Set128 {
 
     #[inline(always)]
     fn has(&self, c: u8) -> bool {
-        // A select of the word instead of an indexed load: the set stays in registers.
-        let word = if c & 64 == 0 { self.0[0] } else { self.0[1] };
-        (word >> (c & 63)) & 1 != 0
+        (self.0[usize::from((c >> 6) & 1)] >> (c & 63)) & 1 != 0
     }
 
     #[inline(always)]
     fn insert(&mut self, c: u8) {
-        let bit = 1u64 << (c & 63);
-        let high = u64::from(c & 64 != 0).wrapping_neg();
-        self.0[0] |= bit & !high;
-        self.0[1] |= bit & high;
+        self.0[usize::from((c >> 6) & 1)] |= 1 << (c & 63);
     }
 
     #[inline(always)]
@@ -173,6 +168,8 @@ struct ArmyRules<S> {
     locked_goal: S,
     /// Cells no hop may land on (forbidden camps), else empty.
     banned: S,
+    /// Whether `banned` has any cell.
+    any_banned: bool,
     /// Cells no move may end on (foreign corners under either foreign-corner rule), else empty.
     no_end: S,
 }
@@ -194,6 +191,7 @@ impl Variant {
             } else {
                 S::EMPTY
             },
+            any_banned: o.foreign_corners == ForeignCorners::Forbidden,
             no_end: if o.foreign_end_blocked() {
                 foreign
             } else {
@@ -245,8 +243,11 @@ impl Variant {
             let mut occ = pos.occupied;
             occ.clear(from);
             dest = dest | S::from_bitboard(&self.flood_long(army, from, occ));
-        } else if pos.open_jumps(from, 0) != 0 {
-            dest = dest | self.flood_in(pos, from, rules, stack).0;
+        } else {
+            let first = pos.open_jumps(from, 0);
+            if first != 0 {
+                dest = dest | self.flood_in(pos, from, first, rules, stack).0;
+            }
         }
         dest & !rules.no_end & !S::single(from)
     }
@@ -262,44 +263,54 @@ impl Variant {
         &self,
         pos: &Position,
         from: u8,
+        first_dirs: u8,
         rules: &ArmyRules<S>,
         stack: &mut [(u8, u8); 256],
     ) -> (S, u32) {
         let board = self.board();
+        let relation = board.relation_row(from);
         let mut visited = S::single(from);
-        let mut top = 1usize;
         let mut landed = 0u32;
-        // Each entry: a cell, and the direction bit back to where the chain came from (that
-        // jump only returns to a visited cell).
-        stack[0] = (from, 0);
-        while top > 0 {
-            top -= 1;
-            let (c, back) = stack[top];
-            let mut dirs = pos.open_jumps(c, board.relation_raw(c, from)) & !back;
-            if dirs == 0 {
-                continue;
-            }
-            // A chain standing in a locked goal may only land inside it.
-            let locked = rules.locked_goal.has(c);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros();
-                dirs &= dirs - 1;
-                let Some(land) = board.landing_raw(c, d) else {
-                    continue;
-                };
-                if !visited.has(land)
-                    && (!locked || rules.locked_goal.has(land))
-                    && !rules.banned.has(land)
-                {
-                    visited.insert(land);
-                    // At most one entry per cell of the board.
-                    if let Some(slot) = stack.get_mut(top) {
-                        *slot = (land, board.back_bit(d));
+        let banned = rules.banned;
+        let any_banned = rules.any_banned;
+        // The cell being left, and its open jump directions; the stack holds the cells still to
+        // visit with the direction bit back to where the chain came from (that jump only
+        // returns to a visited cell).
+        let mut c = from;
+        let mut dirs = first_dirs;
+        let mut top = 0usize;
+        loop {
+            if dirs != 0 {
+                // A chain standing in a locked goal may only land inside it.
+                let locked = rules.locked_goal.has(c);
+                while dirs != 0 {
+                    let d = dirs.trailing_zeros();
+                    dirs &= dirs - 1;
+                    let Some(land) = board.landing_raw(c, d) else {
+                        continue;
+                    };
+                    if !visited.has(land)
+                        && (!locked || rules.locked_goal.has(land))
+                        && (!any_banned || !banned.has(land))
+                    {
+                        visited.insert(land);
+                        // At most one entry per cell of the board.
+                        if let Some(slot) = stack.get_mut(top) {
+                            *slot = (land, board.back_bit(d));
+                        }
+                        top += 1;
+                        landed += 1;
                     }
-                    top += 1;
-                    landed += 1;
                 }
             }
+            if top == 0 {
+                break;
+            }
+            top -= 1;
+            let back;
+            (c, back) = stack[top];
+            let rel = relation.get(usize::from(c)).copied().unwrap_or(0);
+            dirs = pos.open_jumps(c, rel) & !back;
         }
         (visited, landed)
     }
@@ -357,23 +368,27 @@ impl Variant {
     #[inline(always)]
     fn generate_in<S: CellSet>(&self, pos: &Position, out: &mut Vec<Move>) {
         let mut stack = [(0u8, 0u8); 256];
-        let mut army_rules = None;
-        self.for_each_piece(pos.to_move, pos, |army, from| {
-            let rules = match army_rules {
-                Some((a, r)) if a == army => r,
-                _ => {
-                    let r = self.army_rules::<S>(army);
-                    army_rules = Some((army, r));
-                    r
-                }
-            };
-            let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
-            out.reserve(dest.count() as usize);
-            dest.for_each(|to| {
-                out.push(Move {
-                    from: Cell(from),
-                    to: Cell(to),
+        // One piece's moves are written here first (at most one per cell), then appended in
+        // one copy: a push per move would check the capacity and reload the length each time.
+        let mut moves = [Move {
+            from: Cell(0),
+            to: Cell(0),
+        }; 256];
+        self.for_each_army(pos.to_move, |army| {
+            let rules = self.army_rules::<S>(army);
+            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+                let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
+                let mut n = 0;
+                dest.for_each(|to| {
+                    if let Some(slot) = moves.get_mut(n) {
+                        *slot = Move {
+                            from: Cell(from),
+                            to: Cell(to),
+                        };
+                    }
+                    n += 1;
                 });
+                out.extend_from_slice(&moves[..n.min(moves.len())]);
             });
         });
     }
@@ -408,19 +423,26 @@ impl Variant {
     fn count_in<S: CellSet>(&self, pos: &Position) -> u32 {
         let mut stack = [(0u8, 0u8); 256];
         let mut n = 0;
-        let mut army_rules = None;
-        self.for_each_piece(pos.to_move, pos, |army, from| {
-            let rules = match army_rules {
-                Some((a, r)) if a == army => r,
-                _ => {
-                    let r = self.army_rules::<S>(army);
-                    army_rules = Some((army, r));
-                    r
-                }
-            };
-            n += self.piece_count_in(pos, army, from, &rules, &mut stack).0;
+        let simple = self.simple_rules();
+        self.for_each_army(pos.to_move, |army| {
+            let rules = self.army_rules::<S>(army);
+            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+                n += self
+                    .piece_count_in(pos, army, from, &rules, simple, &mut stack)
+                    .0;
+            });
         });
         n
+    }
+
+    /// Calls `f(army)` for every army of `seat`.
+    #[inline(always)]
+    fn for_each_army(&self, seat: u8, mut f: impl FnMut(usize)) {
+        let mut mask = self.army_mask(seat);
+        while mask != 0 {
+            f(mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
     }
 
     /// Calls `f(army, cell)` for every piece of `seat`.
@@ -456,8 +478,14 @@ impl Variant {
         from: u8,
         stack: &mut [(u8, u8); 256],
     ) -> (u32, Option<[u64; 4]>) {
-        let (n, reach) =
-            self.piece_count_in::<Bitboard>(pos, army, from, &self.army_rules(army), stack);
+        let (n, reach) = self.piece_count_in::<Bitboard>(
+            pos,
+            army,
+            from,
+            &self.army_rules(army),
+            self.simple_rules(),
+            stack,
+        );
         (n, reach.map(|r| r.0))
     }
 
@@ -468,9 +496,10 @@ impl Variant {
         army: usize,
         from: u8,
         rules: &ArmyRules<S>,
+        simple: bool,
         stack: &mut [(u8, u8); 256],
     ) -> (u32, Option<S>) {
-        if !self.simple_rules() || rules.locked_goal.has(from) {
+        if !simple || rules.locked_goal.has(from) {
             return (
                 self.destinations_in(pos, army, from, rules, stack).count(),
                 None,
@@ -481,10 +510,11 @@ impl Variant {
         let f = usize::from(from);
         let free_steps = self.armies()[army].step_dirs[f] & !(pos.patterns[f] as u8);
         let mut n = u32::from(POPCOUNT8[usize::from(free_steps)]);
-        if pos.open_jumps(from, 0) == 0 {
+        let first = pos.open_jumps(from, 0);
+        if first == 0 {
             return (n, Some(S::single(from)));
         }
-        let (reach, landed) = self.flood_in(pos, from, rules, stack);
+        let (reach, landed) = self.flood_in(pos, from, first, rules, stack);
         n += landed;
         let mut dirs = free_steps;
         while dirs != 0 {

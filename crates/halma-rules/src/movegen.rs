@@ -246,14 +246,17 @@ impl Variant {
         } else {
             let first = pos.open_jumps(from, 0);
             if first != 0 {
-                dest = dest | self.flood_in(pos, from, first, rules, stack).0;
+                let mut reach = S::single(from);
+                self.flood_in(pos, from, first, rules, &mut reach, stack);
+                dest = dest | reach;
             }
         }
         dest & !rules.no_end & !S::single(from)
     }
 
-    /// All cells reachable by ordinary jump chains from `from` (the start included), and how
-    /// many were landed on (the start excluded).
+    /// Adds to `visited` (which holds `from`) every cell reachable by ordinary jump chains from
+    /// `from`; returns how many were landed on. The caller owns the set and reads it cell by
+    /// cell: copying it whole right after its one-word updates would stall store forwarding.
     ///
     /// A depth-first search whose open directions come from the position's occupancy patterns
     /// (an occupied neighbour with an empty cell behind it), corrected for the moving piece's
@@ -265,11 +268,11 @@ impl Variant {
         from: u8,
         first_dirs: u8,
         rules: &ArmyRules<S>,
+        visited: &mut S,
         stack: &mut [(u8, u8); 256],
-    ) -> (S, u32) {
+    ) -> u32 {
         let board = self.board();
         let relation = board.relation_row(from);
-        let mut visited = S::single(from);
         let mut landed = 0u32;
         let banned = rules.banned;
         let any_banned = rules.any_banned;
@@ -312,7 +315,7 @@ impl Variant {
             let rel = relation.get(usize::from(c)).copied().unwrap_or(0);
             dirs = pos.open_jumps(c, rel) & !back;
         }
-        (visited, landed)
+        landed
     }
 
     /// Like the ordinary jump search with long jumps: over one piece as far along a line as
@@ -368,17 +371,24 @@ impl Variant {
     #[inline(always)]
     fn generate_in<S: CellSet>(&self, pos: &Position, out: &mut Vec<Move>) {
         let mut stack = [(0u8, 0u8); 256];
-        // One piece's moves are written here first (at most one per cell), then appended in
-        // one copy: a push per move would check the capacity and reload the length each time.
+        // The moves are written here first and appended in few copies: a push per move would
+        // check the capacity and reload the length each time, a copy per piece would call
+        // `memcpy` for a handful of moves. Room for one more piece (at most one move per cell)
+        // is kept free.
+        const ROOM: usize = 512;
         let mut moves = [Move {
             from: Cell(0),
             to: Cell(0),
-        }; 256];
+        }; ROOM];
+        let mut n = 0;
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
             S::from_bitboard(&pos.armies[army]).for_each(|from| {
+                if n > ROOM - 256 {
+                    out.extend_from_slice(&moves[..n]);
+                    n = 0;
+                }
                 let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
-                let mut n = 0;
                 dest.for_each(|to| {
                     if let Some(slot) = moves.get_mut(n) {
                         *slot = Move {
@@ -388,9 +398,9 @@ impl Variant {
                     }
                     n += 1;
                 });
-                out.extend_from_slice(&moves[..n.min(moves.len())]);
             });
         });
+        out.extend_from_slice(&moves[..n.min(ROOM)]);
     }
 
     /// The legal moves of one piece (empty when it is not a piece of the seat to move).
@@ -514,7 +524,8 @@ impl Variant {
         if first == 0 {
             return (n, Some(S::single(from)));
         }
-        let (reach, landed) = self.flood_in(pos, from, first, rules, stack);
+        let mut reach = S::single(from);
+        let landed = self.flood_in(pos, from, first, rules, &mut reach, stack);
         n += landed;
         let mut dirs = free_steps;
         while dirs != 0 {

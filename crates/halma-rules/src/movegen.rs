@@ -20,18 +20,18 @@ pub(crate) trait CellSet:
 {
     /// The empty set.
     const EMPTY: Self;
+    /// Number of 64-bit words.
+    const WORDS: usize;
+    /// Word `i` (`i < WORDS`) of the set.
+    fn word(&self, i: usize) -> u64;
     /// The set holding the cells of `b` (all below the set's width).
     fn from_bitboard(b: &Bitboard) -> Self;
-    /// The same cells as a [`Bitboard`].
-    fn to_bitboard(self) -> Bitboard;
     /// The set holding one cell.
     fn single(c: u8) -> Self;
     /// Whether `c` is in the set.
     fn has(&self, c: u8) -> bool;
     /// Adds `c`.
     fn insert(&mut self, c: u8);
-    /// Number of members.
-    fn count(&self) -> u32;
     /// Calls `f` for every member, smallest first.
     fn for_each(self, f: impl FnMut(u8));
 }
@@ -67,15 +67,16 @@ impl Not for Set128 {
 
 impl CellSet for Set128 {
     const EMPTY: Set128 = Set128([0; 2]);
+    const WORDS: usize = 2;
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        self.0[i & 1]
+    }
 
     #[inline(always)]
     fn from_bitboard(b: &Bitboard) -> Set128 {
         Set128([b.0[0], b.0[1]])
-    }
-
-    #[inline(always)]
-    fn to_bitboard(self) -> Bitboard {
-        Bitboard([self.0[0], self.0[1], 0, 0])
     }
 
     #[inline(always)]
@@ -96,11 +97,6 @@ impl CellSet for Set128 {
     }
 
     #[inline(always)]
-    fn count(&self) -> u32 {
-        self.0[0].count_ones() + self.0[1].count_ones()
-    }
-
-    #[inline(always)]
     fn for_each(self, mut f: impl FnMut(u8)) {
         for (w, &word) in self.0.iter().enumerate() {
             let mut bits = word;
@@ -116,15 +112,16 @@ impl CellSet for Set128 {
 /// Boards of up to 256 cells (16 x 16, the star of arm size 5).
 impl CellSet for Bitboard {
     const EMPTY: Bitboard = Bitboard::EMPTY;
+    const WORDS: usize = 4;
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        self.0[i & 3]
+    }
 
     #[inline(always)]
     fn from_bitboard(b: &Bitboard) -> Bitboard {
         *b
-    }
-
-    #[inline(always)]
-    fn to_bitboard(self) -> Bitboard {
-        self
     }
 
     #[inline(always)]
@@ -141,11 +138,6 @@ impl CellSet for Bitboard {
     fn insert(&mut self, c: u8) {
         // One word updated in place: a whole-set operation here would stall store forwarding.
         self.0[usize::from(c >> 6)] |= 1 << (c & 63);
-    }
-
-    #[inline(always)]
-    fn count(&self) -> u32 {
-        Bitboard::count(self)
     }
 
     #[inline(always)]
@@ -172,6 +164,51 @@ struct ArmyRules<S> {
     any_banned: bool,
     /// Cells no move may end on (foreign corners under either foreign-corner rule), else empty.
     no_end: S,
+}
+
+/// The cells a piece can end a move on: its steps and the cells its jump chains reach, less
+/// the cells a move may not end on.
+///
+/// Kept in parts and read word by word: the reached set was just built one word at a time,
+/// and a whole-set read of it would stall store forwarding.
+struct Destinations<S> {
+    steps: S,
+    reach: S,
+    keep: S,
+}
+
+impl<S: CellSet> Destinations<S> {
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        (self.steps.word(i) | self.reach.word(i)) & self.keep.word(i)
+    }
+
+    #[inline(always)]
+    fn count(&self) -> u32 {
+        (0..S::WORDS).map(|i| self.word(i).count_ones()).sum()
+    }
+
+    #[inline(always)]
+    fn to_bitboard(&self) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for (i, w) in b.0.iter_mut().enumerate().take(S::WORDS) {
+            *w = self.word(i);
+        }
+        b
+    }
+
+    /// Calls `f` for every cell, smallest first.
+    #[inline(always)]
+    fn for_each(&self, mut f: impl FnMut(u8)) {
+        for i in 0..S::WORDS {
+            let mut bits = self.word(i);
+            while bits != 0 {
+                // i < 4 and the bit < 64: a cell below 256.
+                f((i as u32 * 64 + bits.trailing_zeros()) as u8);
+                bits &= bits - 1;
+            }
+        }
+    }
 }
 
 impl Variant {
@@ -209,10 +246,11 @@ impl Variant {
                 .to_bitboard()
         } else {
             self.destinations_in::<Bitboard>(pos, army, from, &self.army_rules(army), &mut stack)
+                .to_bitboard()
         }
     }
 
-    /// [`Variant::destinations`] in a set of width `S`, with a caller-supplied stack for the
+    /// [`Variant::destinations`] in sets of width `S`, with a caller-supplied stack for the
     /// jump search so that a whole move list reuses one buffer.
     #[inline(always)]
     fn destinations_in<S: CellSet>(
@@ -222,36 +260,31 @@ impl Variant {
         from: u8,
         rules: &ArmyRules<S>,
         stack: &mut [(u8, u8); 256],
-    ) -> S {
-        let board = self.board();
-        let f = usize::from(from);
-        // Steps: the free neighbours in the army's step directions.
-        let mut dest = S::EMPTY;
-        let mut free = self.armies()[army].step_dirs[f] & !(pos.patterns[f] as u8);
-        while free != 0 {
-            let d = free.trailing_zeros() as usize;
-            free &= free - 1;
-            if let Some(nb) = board.neighbor_raw(from, d) {
-                dest.insert(nb);
-            }
-        }
+    ) -> Destinations<S> {
+        let a = &self.armies()[army];
+        // Steps: the army's step targets that are free (and allowed).
+        let mut steps = S::from_bitboard(&a.steps[usize::from(from)])
+            & !S::from_bitboard(&pos.occupied)
+            & !rules.banned;
         if rules.locked_goal.has(from) {
-            dest = dest & rules.locked_goal;
+            steps = steps & rules.locked_goal;
         }
-        dest = dest & !rules.banned;
+        let mut reach = S::single(from);
         if self.options().long_jumps {
             let mut occ = pos.occupied;
             occ.clear(from);
-            dest = dest | S::from_bitboard(&self.flood_long(army, from, occ));
+            reach = S::from_bitboard(&self.flood_long(army, from, occ));
         } else {
             let first = pos.open_jumps(from, 0);
             if first != 0 {
-                let mut reach = S::single(from);
                 self.flood_in(pos, from, first, rules, &mut reach, stack);
-                dest = dest | reach;
             }
         }
-        dest & !rules.no_end & !S::single(from)
+        Destinations {
+            steps,
+            reach,
+            keep: !rules.no_end & !S::single(from),
+        }
     }
 
     /// Adds to `visited` (which holds `from`) every cell reachable by ordinary jump chains from

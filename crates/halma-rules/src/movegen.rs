@@ -33,7 +33,10 @@ pub(crate) trait CellSet:
     /// Adds `c`.
     fn insert(&mut self, c: u8);
     /// Calls `f` for every member, smallest first.
-    fn for_each(self, f: impl FnMut(u8));
+    #[inline(always)]
+    fn for_each(self, f: impl FnMut(u8)) {
+        for_each_bit(Self::WORDS, |i| self.word(i), f);
+    }
 }
 
 /// A set of up to 128 cells in two words, for the boards of at most 128 cells (the star of
@@ -95,18 +98,6 @@ impl CellSet for Set128 {
     fn insert(&mut self, c: u8) {
         self.0[usize::from((c >> 6) & 1)] |= 1 << (c & 63);
     }
-
-    #[inline(always)]
-    fn for_each(self, mut f: impl FnMut(u8)) {
-        for (w, &word) in self.0.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                // w < 2 and the bit < 64: a cell below 128.
-                f((w as u32 * 64 + bits.trailing_zeros()) as u8);
-                bits &= bits - 1;
-            }
-        }
-    }
 }
 
 /// Boards of up to 256 cells (16 x 16, the star of arm size 5).
@@ -138,18 +129,6 @@ impl CellSet for Bitboard {
     fn insert(&mut self, c: u8) {
         // One word updated in place: a whole-set operation here would stall store forwarding.
         self.0[usize::from(c >> 6)] |= 1 << (c & 63);
-    }
-
-    #[inline(always)]
-    fn for_each(self, mut f: impl FnMut(u8)) {
-        for (w, &word) in self.0.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                // w < 4 and the bit < 64: a cell below 256.
-                f((w as u32 * 64 + bits.trailing_zeros()) as u8);
-                bits &= bits - 1;
-            }
-        }
     }
 }
 
@@ -199,15 +178,8 @@ impl<S: CellSet> Destinations<S> {
 
     /// Calls `f` for every cell, smallest first.
     #[inline(always)]
-    fn for_each(&self, mut f: impl FnMut(u8)) {
-        for i in 0..S::WORDS {
-            let mut bits = self.word(i);
-            while bits != 0 {
-                // i < 4 and the bit < 64: a cell below 256.
-                f((i as u32 * 64 + bits.trailing_zeros()) as u8);
-                bits &= bits - 1;
-            }
-        }
+    fn for_each(&self, f: impl FnMut(u8)) {
+        for_each_bit(S::WORDS, |i| self.word(i), f);
     }
 }
 
@@ -495,13 +467,8 @@ impl Variant {
         while mask != 0 {
             let army = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            for (w, &word) in pos.armies[army].0.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    f(army, (w as u32 * 64 + bits.trailing_zeros()) as u8);
-                    bits &= bits - 1;
-                }
-            }
+            let pieces = &pos.armies[army];
+            for_each_bit(4, |w| pieces.0[w & 3], |cell| f(army, cell));
         }
     }
 
@@ -582,6 +549,20 @@ impl Variant {
                 .iter()
                 .any(|from| !self.destinations(pos, army, from).is_empty())
         })
+    }
+}
+
+/// Calls `f` with the index of every set bit of the first `words` words (`word(i)` gives word
+/// `i`, at most 4), smallest first.
+#[inline(always)]
+fn for_each_bit(words: usize, word: impl Fn(usize) -> u64, mut f: impl FnMut(u8)) {
+    for i in 0..words {
+        let mut bits = word(i);
+        while bits != 0 {
+            // i < 4 and the bit < 64: an index below 256.
+            f((i as u32 * 64 + bits.trailing_zeros()) as u8);
+            bits &= bits - 1;
+        }
     }
 }
 

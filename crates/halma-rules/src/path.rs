@@ -138,14 +138,16 @@ impl Variant {
         }
     }
 
-    /// Breadth-first search over jump chains from `from`; returns the parent of every reached
-    /// cell (`None` for unreached cells and for `from` itself).
+    /// Breadth-first search over jump chains from `from`: sets the parent of every reached
+    /// cell in `parent` (which the caller passes all `None`; unreached cells and `from` itself
+    /// stay `None`).
     fn chain_parents(
         &self,
         pos: &Position,
         army: usize,
         from: u8,
-    ) -> ([Option<u8>; 256], Bitboard) {
+        parent: &mut [Option<u8>; 256],
+    ) {
         let a = &self.armies()[army];
         let board = self.board();
         let mut occ = pos.occupied();
@@ -153,7 +155,6 @@ impl Variant {
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
         let long = self.options().long_jumps;
-        let mut parent = [None; 256];
         let mut visited = Bitboard::single(from);
         // Breadth first, so each cell's parent lies on a path with the fewest hops.
         let mut queue = [0u8; 256];
@@ -194,7 +195,6 @@ impl Variant {
                 tail += 1;
             }
         }
-        (parent, visited)
     }
 
     /// Every legal move of the seat to move with one shortest witness path each (a step when
@@ -239,7 +239,11 @@ impl Variant {
             return;
         }
         let steps = self.armies()[army].steps[usize::from(from)];
-        let (parent, _) = self.chain_parents(pos, army, from);
+        // The chain search, only when some destination is not a step.
+        let mut parent = [None; 256];
+        if !(dest & !steps).is_empty() {
+            self.chain_parents(pos, army, from, &mut parent);
+        }
         for to in dest.iter() {
             let path = if steps.has(to) {
                 Some(vec![Cell(from), Cell(to)])
@@ -268,7 +272,8 @@ impl Variant {
         if self.armies()[army].steps[usize::from(mv.from.0)].has(mv.to.0) {
             return Some(vec![mv.from, mv.to]);
         }
-        let (parent, _) = self.chain_parents(pos, army, mv.from.0);
+        let mut parent = [None; 256];
+        self.chain_parents(pos, army, mv.from.0, &mut parent);
         unwind(&parent, mv.from.0, mv.to.0)
     }
 

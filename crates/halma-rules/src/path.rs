@@ -141,13 +141,7 @@ impl Variant {
     /// Breadth-first search over jump chains from `from`: sets the parent of every reached
     /// cell in `parent` (which the caller passes all `None`; unreached cells and `from` itself
     /// stay `None`).
-    fn chain_parents(
-        &self,
-        pos: &Position,
-        army: usize,
-        from: u8,
-        parent: &mut [Option<u8>; 256],
-    ) {
+    fn chain_parents(&self, pos: &Position, army: usize, from: u8, parent: &mut [Option<u8>; 256]) {
         let a = &self.armies()[army];
         let board = self.board();
         let mut occ = pos.occupied();

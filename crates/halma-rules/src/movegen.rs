@@ -1,10 +1,10 @@
 //! Move generation: steps and jump chains of every piece, listed or counted.
 //!
-//! One implementation serves every board: the jump search is generic over the width of the set
-//! it keeps of visited cells ([`CellSet`]), 128 bits in registers on boards of at most 128 cells
-//! (the star up to arm size 3 and... see [`Variant::count_moves`]), 256 bits otherwise, and the
-//! jump directions open at a cell come from the position's occupancy patterns (one 16-bit word
-//! per cell, see `Board::edge_pattern`). Long jumps walk the lines instead.
+//! One implementation serves every board: the jump search is generic over the width of its cell
+//! sets ([`CellSet`]): 128 bits on boards of at most 128 cells (the star up to arm size 4,
+//! 10 x 10, 8 x 8), 256 bits otherwise. The jump directions open at a cell come from the
+//! position's occupancy patterns (one 16-bit word per cell, see `Board::edge_pattern`); long
+//! jumps walk the lines instead.
 
 use core::ops::{BitAnd, BitOr, Not};
 

@@ -6,9 +6,6 @@ use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
 
-/// Marker for "no cell" in the adjacency tables.
-pub(crate) const NONE: u8 = u8::MAX;
-
 /// The kinds of board of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -248,20 +245,26 @@ pub struct Board {
     cells: Vec<CellInfo>,
     /// Star: cube coordinates (x, y, z); square: (file, rank, 0).
     coords: Vec<(i8, i8, i8)>,
-    /// `neighbors[cell * 8 + dir]`, `NONE` off the board.
-    neighbors: Vec<u8>,
-    /// `landing[cell * 8 + dir]`: the cell two steps away in `dir` (an ordinary jump's
-    /// landing), `NONE` off the board.
-    landing: Box<[[u8; 8]; 256]>,
+    /// `neighbors[cell][dir]`, `None` off the board. Every `u8` is a cell index on the 16 x 16
+    /// board (p16 is 255), so "no cell" is never a marker value.
+    neighbors: Vec<[Option<u8>; 8]>,
+    /// `landing[cell][dir]`: the cell two steps away in `dir` (an ordinary jump's landing),
+    /// `None` off the board.
+    landing: Box<[[Option<u8>; 8]; 256]>,
     /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
     jump_dirs: Box<[u8; 256]>,
-    /// `relation[cell * len + other]`: low byte, the direction bit of `other` as a neighbour of
+    /// `relation[other * len + cell]`: low byte, the direction bit of `other` as a neighbour of
     /// `cell`; high byte, its direction bit as the cell two steps away. Lets the jump search
     /// treat the moving piece's start cell as empty.
     relation: Vec<u16>,
-    /// `pattern_updates[cell]`: the (cell, neighbour bit, two-away bit) updates of the
-    /// occupancy patterns when `cell` fills or empties.
-    pattern_updates: Vec<Vec<(u8, u8, u8)>>,
+    /// The (cell, pattern bits) updates of the occupancy patterns (see [`Board::edge_pattern`])
+    /// when a cell fills or empties: those of cell `c` are
+    /// `pattern_updates[pattern_start[c]..pattern_start[c + 1]]` (one flat table, so that a
+    /// move reads them without an indirection).
+    pattern_updates: Vec<(u8, u16)>,
+    pattern_start: Vec<u16>,
+    /// `back[dir]`: the bit of the direction opposite `dir`.
+    back: [u8; 8],
     /// `zone[cell]`: the cells whose occupancy decides the steps and jumps from `cell` (its
     /// neighbours and the cells two steps away on its lines).
     zone: Vec<Bitboard>,
@@ -366,12 +369,10 @@ impl Board {
             });
         }
         let find = |c: (i8, i8, i8)| coords.iter().position(|&d| d == c).map(|p| p as u8);
-        let mut neighbors = vec![NONE; coords.len() * 8];
+        let mut neighbors = vec![[None; 8]; coords.len()];
         for (i, &(x, y, z)) in coords.iter().enumerate() {
             for (d, &(dx, dy, dz)) in STAR_DIRS.iter().enumerate() {
-                if let Some(j) = find((x + dx, y + dy, z + dz)) {
-                    neighbors[i * 8 + d] = j;
-                }
+                neighbors[i][d] = find((x + dx, y + dy, z + dz));
             }
         }
         let max_name_row = (4 * n) as u8;
@@ -402,12 +403,12 @@ impl Board {
                 });
             }
         }
-        let mut neighbors = vec![NONE; coords.len() * 8];
+        let mut neighbors = vec![[None; 8]; coords.len()];
         for (i, &(f, r, _)) in coords.iter().enumerate() {
             for (d, &(df, dr)) in SQUARE_DIRS.iter().enumerate() {
                 let (nf, nr) = (f + df, r + dr);
                 if (0..s).contains(&nf) && (0..s).contains(&nr) {
-                    neighbors[i * 8 + d] = (nr as u8) * size + nf as u8;
+                    neighbors[i][d] = Some((nr as u8) * size + nf as u8);
                 }
             }
         }
@@ -420,7 +421,7 @@ impl Board {
         dirs: u8,
         cells: Vec<CellInfo>,
         coords: Vec<(i8, i8, i8)>,
-        neighbors: Vec<u8>,
+        neighbors: Vec<[Option<u8>; 8]>,
         max_name_row: u8,
     ) -> Board {
         // Star names are row letter + position, rows from the bottom: where each row starts.
@@ -435,7 +436,7 @@ impl Board {
         }
         row_starts.push(cells.len() as u16);
         let len = cells.len();
-        let mut landing = Box::new([[NONE; 8]; 256]);
+        let mut landing = Box::new([[None; 8]; 256]);
         let mut jump_dirs = Box::new([0u8; 256]);
         let mut relation = vec![0u16; len * len];
         let mut updates: Vec<std::collections::BTreeMap<u8, (u8, u8)>> =
@@ -445,24 +446,20 @@ impl Board {
             for d in 0..usize::from(dirs) {
                 let mut ray = Vec::new();
                 let mut cur = c;
-                loop {
-                    let nb = neighbors[cur * 8 + d];
-                    if nb == NONE {
-                        break;
-                    }
+                while let Some(nb) = neighbors[cur][d] {
                     ray.push(nb);
                     cur = usize::from(nb);
                 }
                 let bit = 1u8 << d;
                 if let Some(&nb) = ray.first() {
-                    relation[c * len + usize::from(nb)] |= u16::from(bit);
+                    relation[usize::from(nb) * len + c] |= u16::from(bit);
                     // `c` sees `nb` in direction `d`: when `nb` fills, `c`'s neighbour bit `d` sets.
                     updates[usize::from(nb)].entry(c as u8).or_default().0 |= bit;
                 }
                 if ray.len() >= 2 {
-                    landing[c][d] = ray[1];
+                    landing[c][d] = Some(ray[1]);
                     jump_dirs[c] |= bit;
-                    relation[c * len + usize::from(ray[1])] |= u16::from(bit) << 8;
+                    relation[usize::from(ray[1]) * len + c] |= u16::from(bit) << 8;
                     updates[usize::from(ray[1])].entry(c as u8).or_default().1 |= bit;
                 }
                 rays[c * 8 + d] = ray;
@@ -486,9 +483,23 @@ impl Board {
             landing,
             jump_dirs,
             relation,
+            back: core::array::from_fn(|d| {
+                let half = usize::from(dirs / 2);
+                1 << ((d + half) % usize::from(dirs))
+            }),
+            pattern_start: std::iter::once(0)
+                .chain(updates.iter().scan(0u16, |end, m| {
+                    // At most 16 updates per cell on at most 256 cells.
+                    *end += m.len() as u16;
+                    Some(*end)
+                }))
+                .collect(),
             pattern_updates: updates
                 .into_iter()
-                .map(|m| m.into_iter().map(|(c, (nb, two))| (c, nb, two)).collect())
+                .flat_map(|m| {
+                    m.into_iter()
+                        .map(|(c, (nb, two))| (c, u16::from(nb) | u16::from(two) << 8))
+                })
                 .collect(),
             rays,
             row_starts,
@@ -549,8 +560,10 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn neighbor(&self, cell: Cell, dir: u8) -> Option<Cell> {
-        let nb = self.neighbors[usize::from(cell.0) * 8 + usize::from(dir)];
-        (dir < self.dirs && nb != NONE).then_some(Cell(nb))
+        if dir >= self.dirs {
+            return None;
+        }
+        self.neighbors[usize::from(cell.0)][usize::from(dir) & 7].map(Cell)
     }
 
     /// The neighbours of a cell.
@@ -562,24 +575,32 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn neighbor_raw(&self, cell: u8, dir: usize) -> u8 {
-        self.neighbors[usize::from(cell) * 8 + dir]
+    pub(crate) fn neighbor_raw(&self, cell: u8, dir: usize) -> Option<u8> {
+        self.neighbors[usize::from(cell)][dir & 7]
     }
 
     #[inline]
-    pub(crate) fn landing_raw(&self, cell: u8, dir: u32) -> u8 {
+    pub(crate) fn landing_raw(&self, cell: u8, dir: u32) -> Option<u8> {
         // Indexing by a byte and a masked direction needs no bounds check.
         self.landing[usize::from(cell)][(dir & 7) as usize]
     }
 
+    /// The bit of the direction opposite `dir`.
     #[inline]
-    pub(crate) fn jump_dirs_raw(&self, cell: u8) -> u8 {
-        self.jump_dirs[usize::from(cell)]
+    pub(crate) fn back_bit(&self, dir: u32) -> u8 {
+        self.back[(dir & 7) as usize]
     }
 
     #[inline]
     pub(crate) fn relation_raw(&self, cell: u8, other: u8) -> u16 {
-        self.relation[usize::from(cell) * self.cells.len() + usize::from(other)]
+        self.relation[usize::from(other) * self.cells.len() + usize::from(cell)]
+    }
+
+    /// The relations of every cell to `other` (see `relation`), indexed by cell.
+    #[inline]
+    pub(crate) fn relation_row(&self, other: u8) -> &[u16] {
+        let len = self.cells.len();
+        &self.relation[usize::from(other) * len..(usize::from(other) + 1) * len]
     }
 
     #[inline]
@@ -587,9 +608,21 @@ impl Board {
         self.zone[usize::from(cell)]
     }
 
+    /// The occupancy pattern of `cell` on an empty board. A position keeps one pattern per
+    /// cell: bit `dir` (low byte) set when the neighbour in `dir` is occupied, bit `8 + dir`
+    /// (high byte) when the cell two steps away in `dir` is occupied or off the board. A jump in
+    /// `dir` is open exactly when bit `dir` is set and bit `8 + dir` is clear, so the pattern
+    /// alone says which jumps a cell has.
     #[inline]
-    pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u8, u8)] {
-        &self.pattern_updates[usize::from(cell)]
+    pub(crate) fn edge_pattern(&self, cell: u8) -> u16 {
+        u16::from(!self.jump_dirs[usize::from(cell)]) << 8
+    }
+
+    #[inline]
+    pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u16)] {
+        let c = usize::from(cell);
+        let (start, end) = (self.pattern_start[c], self.pattern_start[c + 1]);
+        &self.pattern_updates[usize::from(start)..usize::from(end)]
     }
 
     #[inline]

@@ -25,6 +25,7 @@ mod bitboard;
 mod board;
 mod catalogue;
 mod game;
+mod movegen;
 pub mod notation;
 mod options;
 mod path;

@@ -2,8 +2,9 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Cell;
+use crate::movegen::long_jump_landing;
 use crate::options::ForeignCorners;
-use crate::position::{long_jump_landing, Move, Position};
+use crate::position::{Move, Position};
 use crate::variant::Variant;
 
 /// Why a move is not legal in a position.
@@ -137,9 +138,10 @@ impl Variant {
         }
     }
 
-    /// Breadth-first search over jump chains from `from`; returns the parent of every reached
-    /// cell (`u8::MAX` for unreached cells and for `from` itself).
-    fn chain_parents(&self, pos: &Position, army: usize, from: u8) -> ([u8; 256], Bitboard) {
+    /// Breadth-first search over jump chains from `from`: sets the parent of every reached
+    /// cell in `parent` (which the caller passes all `None`; unreached cells and `from` itself
+    /// stay `None`).
+    fn chain_parents(&self, pos: &Position, army: usize, from: u8, parent: &mut [Option<u8>; 256]) {
         let a = &self.armies()[army];
         let board = self.board();
         let mut occ = pos.occupied();
@@ -147,7 +149,6 @@ impl Variant {
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
         let long = self.options().long_jumps;
-        let mut parent = [u8::MAX; 256];
         let mut visited = Bitboard::single(from);
         // Breadth first, so each cell's parent lies on a path with the fewest hops.
         let mut queue = [0u8; 256];
@@ -163,21 +164,18 @@ impl Variant {
                     .filter(|&d| self.jump_landing(c, usize::from(d), &occ).is_some())
                     .fold(0, |m, d| m | 1 << d)
             } else {
-                let rel = board.relation_raw(c, from);
-                let over = pos.nb_occ[usize::from(c)] & !(rel as u8);
-                let behind = pos.two_occ[usize::from(c)] & !((rel >> 8) as u8);
-                over & !behind & board.jump_dirs_raw(c)
+                pos.open_jumps(c, board.relation_raw(c, from))
             };
             while dirs != 0 {
                 let d = dirs.trailing_zeros();
                 dirs &= dirs - 1;
-                let land = if long {
-                    match self.jump_landing(c, d as usize, &occ) {
-                        Some(l) => l,
-                        None => continue,
-                    }
+                let landing = if long {
+                    self.jump_landing(c, d as usize, &occ)
                 } else {
                     board.landing_raw(c, d)
+                };
+                let Some(land) = landing else {
+                    continue;
                 };
                 if visited.has(land)
                     || (lock && a.goal.has(c) && !a.goal.has(land))
@@ -186,12 +184,11 @@ impl Variant {
                     continue;
                 }
                 visited.set(land);
-                parent[usize::from(land)] = c;
+                parent[usize::from(land)] = Some(c);
                 queue[tail] = land;
                 tail += 1;
             }
         }
-        (parent, visited)
     }
 
     /// Every legal move of the seat to move with one shortest witness path each (a step when
@@ -236,13 +233,19 @@ impl Variant {
             return;
         }
         let steps = self.armies()[army].steps[usize::from(from)];
-        let (parent, _) = self.chain_parents(pos, army, from);
+        // The chain search, only when some destination is not a step.
+        let mut parent = [None; 256];
+        if !(dest & !steps).is_empty() {
+            self.chain_parents(pos, army, from, &mut parent);
+        }
         for to in dest.iter() {
             let path = if steps.has(to) {
-                vec![Cell(from), Cell(to)]
+                Some(vec![Cell(from), Cell(to)])
             } else {
                 unwind(&parent, from, to)
             };
+            // Every destination that is not a step was reached by the chain search.
+            let Some(path) = path else { continue };
             out.push(LegalMove {
                 mv: Move {
                     from: Cell(from),
@@ -263,8 +266,9 @@ impl Variant {
         if self.armies()[army].steps[usize::from(mv.from.0)].has(mv.to.0) {
             return Some(vec![mv.from, mv.to]);
         }
-        let (parent, _) = self.chain_parents(pos, army, mv.from.0);
-        Some(unwind(&parent, mv.from.0, mv.to.0))
+        let mut parent = [None; 256];
+        self.chain_parents(pos, army, mv.from.0, &mut parent);
+        unwind(&parent, mv.from.0, mv.to.0)
     }
 
     fn check_start(&self, pos: &Position, from: u8) -> Result<usize, IllegalMove> {
@@ -403,13 +407,15 @@ impl Variant {
     }
 }
 
-fn unwind(parent: &[u8; 256], from: u8, to: u8) -> Vec<Cell> {
+/// The chain from `from` to `to` read back from the parents of a breadth-first search, `None`
+/// when the search did not reach `to`.
+fn unwind(parent: &[Option<u8>; 256], from: u8, to: u8) -> Option<Vec<Cell>> {
     let mut path = vec![Cell(to)];
     let mut c = to;
     while c != from {
-        c = parent[usize::from(c)];
+        c = parent[usize::from(c)]?;
         path.push(Cell(c));
     }
     path.reverse();
-    path
+    Some(path)
 }

@@ -69,7 +69,7 @@ fn perft2(variant: &Variant, pos: &Position, list: &mut Vec<Move>) -> u64 {
     variant.pass(&mut probe);
     let answer = probe.to_move;
     let board = variant.board();
-    let mut stack = [0u8; 256];
+    let mut stack = [(0u8, 0u8); 256];
     // (army, cell, count, zone) of every answering piece, counted in `pos`.
     let mut pieces: Vec<(usize, u8, u32, Bitboard)> = Vec::with_capacity(32);
     let mut base = 0u64;

@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Cell};
-use crate::options::ForeignCorners;
 use crate::rng::SplitMix64;
 use crate::variant::{Seat, Variant, MAX_ARMIES, MAX_SEATS};
 
@@ -35,10 +34,10 @@ pub struct Position {
     pub(crate) finished: u8,
     /// Seats that lost by the leave-home rule.
     pub(crate) eliminated: u8,
-    /// Per cell, bit `dir` set when the neighbour in `dir` is occupied.
-    pub(crate) nb_occ: [u8; 256],
-    /// Per cell, bit `dir` set when the cell two steps away in `dir` is occupied.
-    pub(crate) two_occ: [u8; 256],
+    /// Per cell, its occupancy pattern: bit `dir` set when the neighbour in `dir` is occupied,
+    /// bit `8 + dir` when the cell two steps away is occupied or off the board (see
+    /// `Board::edge_pattern`).
+    pub(crate) patterns: [u16; 256],
 }
 
 /// Zobrist keys: one per (army, cell), one per seat to move.
@@ -94,9 +93,11 @@ impl Position {
             to_move,
             finished,
             eliminated,
-            nb_occ: [0; 256],
-            two_occ: [0; 256],
+            patterns: [0; 256],
         };
+        for c in board.all().iter() {
+            p.patterns[usize::from(c)] = board.edge_pattern(c);
+        }
         p.occupied = armies.iter().fold(Bitboard::EMPTY, |acc, a| acc | *a);
         for c in p.occupied.iter() {
             p.toggle_patterns(board, c);
@@ -108,9 +109,8 @@ impl Position {
     /// Updates the neighbour occupancy patterns for `cell` filling or emptying.
     #[inline]
     fn toggle_patterns(&mut self, board: &Board, cell: u8) {
-        for &(c, nb, two) in board.pattern_updates(cell) {
-            self.nb_occ[usize::from(c)] ^= nb;
-            self.two_occ[usize::from(c)] ^= two;
+        for &(c, bits) in board.pattern_updates(cell) {
+            self.patterns[usize::from(c)] ^= bits;
         }
     }
 
@@ -163,6 +163,15 @@ impl Position {
         self.moves_made[usize::from(seat.0)]
     }
 
+    /// The jump directions open from `cell` (an occupied neighbour with an empty cell behind
+    /// it), with the cells that `rel` marks (see `Board::relation_raw`) counted empty: the
+    /// moving piece's start cell during its chain.
+    #[inline(always)]
+    pub(crate) fn open_jumps(&self, cell: u8, rel: u16) -> u8 {
+        let p = self.patterns[usize::from(cell)] & !rel;
+        (p as u8) & !((p >> 8) as u8)
+    }
+
     /// Whether a seat has filled its goal(s).
     #[must_use]
     pub fn is_finished(&self, seat: Seat) -> bool {
@@ -183,256 +192,18 @@ impl Position {
 }
 
 impl Variant {
-    /// Cells a hop of army `army` may land on when it leaves `cell`, before the rules that only
-    /// concern the final cell.
-    #[inline]
-    fn landing_mask(&self, army: usize, cell: u8) -> Bitboard {
-        let a = &self.armies()[army];
-        let mut m = self.board().all();
-        if self.options().goal_lock && a.goal.has(cell) {
-            m &= a.goal;
-        }
-        if self.options().foreign_corners == ForeignCorners::Forbidden {
-            m &= !a.foreign;
-        }
-        m
-    }
-
-    /// Every cell the piece on `from` (of army `army`) can end a legal move on.
-    #[inline]
-    pub(crate) fn destinations(&self, pos: &Position, army: usize, from: u8) -> Bitboard {
-        let a = &self.armies()[army];
-        let mut occ = pos.occupied;
-        let allowed = self.landing_mask(army, from);
-        let steps = a.steps[usize::from(from)] & !occ & allowed;
-        let reach = if self.options().long_jumps {
-            occ.clear(from);
-            self.flood_long(army, from, occ)
-        } else {
-            self.flood(pos, army, from)
-        };
-        let mut dest = steps | reach;
-        dest.clear(from);
-        if self.options().foreign_end_blocked() {
-            dest &= !a.foreign;
-        }
-        dest
-    }
-
-    /// All cells reachable by ordinary jump chains from `from` (including `from`).
-    #[inline]
-    fn flood(&self, pos: &Position, army: usize, from: u8) -> Bitboard {
-        let mut stack = [0u8; 256];
-        Bitboard(self.flood_words(pos, army, from, &mut stack).0)
-    }
-
-    /// The jump-chain search behind [`Variant::flood`], on plain words with a caller-supplied
-    /// stack so that a move count can reuse one buffer for all pieces.
-    ///
-    /// The jump directions open from a cell come from the position's occupancy patterns (an
-    /// occupied neighbour with an empty cell behind it), corrected for the moving piece's start
-    /// cell, which is empty during the chain. The visited set is kept as words updated one bit
-    /// at a time: whole-set vector operations mixed with single-word updates stall store
-    /// forwarding.
-    #[inline]
-    /// Returns the visited cells (the start included) and how many cells were landed on
-    /// (the start excluded).
-    fn flood_words(
-        &self,
-        pos: &Position,
-        army: usize,
-        from: u8,
-        stack: &mut [u8; 256],
-    ) -> ([u64; 4], u32) {
-        let board = self.board();
-        let lock = self.options().goal_lock;
-        let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
-        let a = &self.armies()[army];
-        let mut visited = [0u64; 4];
-        visited[usize::from(from >> 6)] |= 1 << (from & 63);
-        let mut top = 1usize;
-        let mut landed = 0u32;
-        stack[0] = from;
-        while top > 0 {
-            top -= 1;
-            let c = stack[top];
-            let rel = board.relation_raw(c, from);
-            let over = pos.nb_occ[usize::from(c)] & !(rel as u8);
-            let behind = pos.two_occ[usize::from(c)] & !((rel >> 8) as u8);
-            let mut dirs = over & !behind & board.jump_dirs_raw(c);
-            if dirs == 0 {
-                continue;
-            }
-            let locked = lock && a.goal.has(c);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros();
-                dirs &= dirs - 1;
-                let land = board.landing_raw(c, d);
-                let (w, bit) = (usize::from(land >> 6), 1u64 << (land & 63));
-                if visited[w] & bit == 0
-                    && (!locked || a.goal.has(land))
-                    && !(forbidden && a.foreign.has(land))
-                {
-                    visited[w] |= bit;
-                    stack[top] = land;
-                    top += 1;
-                    landed += 1;
-                }
-            }
-        }
-        (visited, landed)
-    }
-
-    /// Like [`Variant::flood`] with long jumps: over one piece as far along a line as there are
-    /// empty cells in front of it, landing as far behind it.
-    fn flood_long(&self, army: usize, from: u8, occ: Bitboard) -> Bitboard {
-        let board = self.board();
-        let dirs = usize::from(board.directions());
-        let mut visited = Bitboard::single(from);
-        let mut stack = vec![from];
-        while let Some(c) = stack.pop() {
-            let allowed = self.landing_mask(army, c);
-            for d in 0..dirs {
-                if let Some(land) = long_jump_landing(board.ray_raw(c, d), &occ) {
-                    if allowed.has(land) && !visited.has(land) {
-                        visited.set(land);
-                        stack.push(land);
-                    }
-                }
-            }
-        }
-        visited
-    }
-
-    /// Lists the legal moves of the seat to move into `out` (cleared first), each (from, to)
-    /// pair once. A finished or eliminated seat has none.
-    pub fn generate_moves(&self, pos: &Position, out: &mut Vec<Move>) {
-        out.clear();
-        if !pos.is_active(pos.to_move()) {
-            return;
-        }
-        let mask = self.army_mask(pos.to_move);
-        for army in 0..MAX_ARMIES {
-            if mask & (1 << army) == 0 {
-                continue;
-            }
-            for from in pos.armies[army].iter() {
-                for to in self.destinations(pos, army, from).iter() {
-                    out.push(Move {
-                        from: Cell(from),
-                        to: Cell(to),
-                    });
-                }
-            }
-        }
-    }
-
-    /// The legal moves of one piece (empty when it is not a piece of the seat to move).
-    #[must_use]
-    pub fn moves_from(&self, pos: &Position, from: Cell) -> Vec<Move> {
-        match self.own_army_at(pos, from.0) {
-            Some(army) if pos.is_active(pos.to_move()) => self
-                .destinations(pos, army, from.0)
-                .iter()
-                .map(|to| Move { from, to: Cell(to) })
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The number of legal moves of the seat to move, without listing them.
-    #[must_use]
-    pub fn count_moves(&self, pos: &Position) -> u32 {
-        if !pos.is_active(pos.to_move()) {
-            return 0;
-        }
-        let mut stack = [0u8; 256];
-        let mut n = 0;
-        self.for_each_piece(pos.to_move, pos, |army, from| {
-            n += self.piece_count(pos, army, from, &mut stack).0;
-        });
-        n
-    }
-
-    /// Calls `f(army, cell)` for every piece of `seat`.
-    #[inline(always)]
-    pub(crate) fn for_each_piece(&self, seat: u8, pos: &Position, mut f: impl FnMut(usize, u8)) {
-        let mut mask = self.army_mask(seat);
-        while mask != 0 {
-            let army = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            for (w, &word) in pos.armies[army].0.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    f(army, (w as u32 * 64 + bits.trailing_zeros()) as u8);
-                    bits &= bits - 1;
-                }
-            }
-        }
-    }
-
-    /// Whether the fast counting path applies (no long jumps, no foreign-corner rule).
-    #[inline]
-    pub(crate) fn simple_rules(&self) -> bool {
-        !self.options().long_jumps && self.options().foreign_corners == ForeignCorners::Allowed
-    }
-
-    /// The number of moves of one piece, and the cells its chains visit (the start included;
-    /// `None` where the slow path was taken).
-    #[inline(always)]
-    pub(crate) fn piece_count(
-        &self,
-        pos: &Position,
-        army: usize,
-        from: u8,
-        stack: &mut [u8; 256],
-    ) -> (u32, Option<[u64; 4]>) {
-        let a = &self.armies()[army];
-        if !self.simple_rules() || (self.options().goal_lock && a.goal.has(from)) {
-            return (self.destinations(pos, army, from).count(), None);
-        }
-        // The free step directions, plus the cells jump chains reach that a step does not.
-        let board = self.board();
-        let f = usize::from(from);
-        let free_steps = a.step_dirs[f] & !pos.nb_occ[f];
-        let mut n = u32::from(POPCOUNT8[usize::from(free_steps)]);
-        if pos.nb_occ[f] & !pos.two_occ[f] & board.jump_dirs_raw(from) == 0 {
-            let mut only = [0u64; 4];
-            only[usize::from(from >> 6)] = 1 << (from & 63);
-            return (n, Some(only));
-        }
-        let (reach, landed) = self.flood_words(pos, army, from, stack);
-        n += landed;
-        let mut dirs = free_steps;
-        while dirs != 0 {
-            let d = dirs.trailing_zeros();
-            dirs &= dirs - 1;
-            let nb = board.neighbor_raw(from, d as usize);
-            n -= u32::from(reach[usize::from(nb >> 6)] & (1 << (nb & 63)) != 0);
-        }
-        (n, Some(reach))
-    }
-
-    /// Whether the seat to move has any legal move.
-    #[must_use]
-    pub fn has_moves(&self, pos: &Position) -> bool {
-        if !pos.is_active(pos.to_move()) {
-            return false;
-        }
-        let mask = self.army_mask(pos.to_move);
-        (0..MAX_ARMIES)
-            .filter(|a| mask & (1 << a) != 0)
-            .any(|army| {
-                pos.armies[army]
-                    .iter()
-                    .any(|from| !self.destinations(pos, army, from).is_empty())
-            })
-    }
-
     /// The army of the seat to move standing on `cell`.
+    #[inline]
     pub(crate) fn own_army_at(&self, pos: &Position, cell: u8) -> Option<usize> {
-        let mask = self.army_mask(pos.to_move);
-        (0..MAX_ARMIES).find(|&a| mask & (1 << a) != 0 && pos.armies[a].has(cell))
+        let mut mask = self.army_mask(pos.to_move);
+        while mask != 0 {
+            let a = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if pos.armies.get(a).is_some_and(|b| b.has(cell)) {
+                return Some(a);
+            }
+        }
+        None
     }
 
     /// Whether `mv` is a legal move in `pos`.
@@ -519,7 +290,8 @@ impl Variant {
         let old = pos.to_move;
         let mut next = old;
         for _ in 0..n {
-            next = (next + 1) % n;
+            // The next seat in turn order, without a division.
+            next = if next + 1 == n { 0 } else { next + 1 };
             if pos.is_active(Seat(next)) {
                 break;
             }
@@ -601,30 +373,4 @@ impl Variant {
             }
         }
     }
-}
-
-/// Bits set in each byte value (a table: the baseline x86-64 target has no popcount
-/// instruction).
-const POPCOUNT8: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u8).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-/// The landing cell of a (long) jump along `ray`: the first piece on the ray is jumped when as
-/// many empty cells follow it as precede it, and the cell after those is empty too.
-pub(crate) fn long_jump_landing(ray: &[u8], occ: &Bitboard) -> Option<u8> {
-    let first = ray.iter().position(|&c| occ.has(c))?;
-    let land = 2 * first + 1;
-    if land >= ray.len() {
-        return None;
-    }
-    ray[first + 1..=land]
-        .iter()
-        .all(|&c| !occ.has(c))
-        .then(|| ray[land])
 }

@@ -339,8 +339,7 @@ fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>,
                 .enumerate()
                 .take(usize::from(board.directions()))
             {
-                let nb = board.neighbor_raw(c as u8, d);
-                if *ok && nb != crate::board::NONE {
+                if let (true, Some(nb)) = (*ok, board.neighbor_raw(c as u8, d)) {
                     m.set(nb);
                     dirs |= 1 << d;
                 }

@@ -4,7 +4,35 @@
 
 mod common;
 
-use halma_rules::{notation, perft};
+use common::Reference;
+use halma_rules::{notation, perft, Move, Position, Variant};
+
+/// Perft with the reference generator: its moves at every node, made with `play_unchecked`.
+fn reference_perft(reference: &Reference, variant: &Variant, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = reference.moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let board = variant.board();
+    moves
+        .iter()
+        .map(|&(from, to)| {
+            let mut next = *pos;
+            let cell = |c: u8| board.cell(usize::from(c)).unwrap();
+            variant.play_unchecked(
+                &mut next,
+                Move {
+                    from: cell(from),
+                    to: cell(to),
+                },
+            );
+            reference_perft(reference, variant, &next, depth - 1)
+        })
+        .sum()
+}
 
 struct Case {
     line: usize,
@@ -45,7 +73,8 @@ fn perft_counts_match_the_data_file() {
     assert!(all.len() > 100, "the data file was not read");
     let mut ran = 0;
     for case in all {
-        if case.release_only && cfg!(debug_assertions) {
+        if case.release_only {
+            // `deep_perft_in_release` counts these.
             continue;
         }
         let (variant, pos) = notation::parse_position(&case.position)
@@ -59,6 +88,11 @@ fn perft_counts_match_the_data_file() {
         if case.depth <= 3 {
             let plain = perft::perft_plain(&variant, &pos, case.depth);
             assert_eq!(plain, case.count, "line {}: plain perft", case.line);
+        }
+        if case.count <= 20_000 {
+            let reference = Reference::new(&variant);
+            let count = reference_perft(&reference, &variant, &pos, case.depth);
+            assert_eq!(count, case.count, "line {}: reference perft", case.line);
         }
         if case.depth == 1 {
             let mut list = Vec::new();
@@ -79,8 +113,9 @@ fn perft_counts_match_the_data_file() {
     assert!(ran > 100);
 }
 
-/// Perft 6 from the 2-player star start (87,946,884), and the deeper counts of the data file:
-/// only in optimised builds (`cargo test --release`).
+/// Perft 6 from the 2-player star start (87,946,884), and the deeper counts of the data file,
+/// with both perft implementations: only in optimised builds
+/// (`cargo test --release -p halma-rules --test perft`, a step of `.ci/run`).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "too slow unoptimised; run with --release")]
 fn deep_perft_in_release() {
@@ -92,6 +127,12 @@ fn deep_perft_in_release() {
             perft::perft(&variant, &pos, case.depth),
             case.count,
             "line {}",
+            case.line
+        );
+        assert_eq!(
+            perft::perft_plain(&variant, &pos, case.depth),
+            case.count,
+            "line {}: plain perft",
             case.line
         );
     }

@@ -1,97 +1,276 @@
-//! Test helpers: a slow reference move generator written from the rule book with the public
-//! board API only, variants to test, and random positions.
+//! Test helpers: a slow reference move generator written from the rule book, variants to test,
+//! and random positions.
+//!
+//! The reference builds its own geometry from the cells' drawing coordinates (the board's cell
+//! list); it never reads the crate's neighbour, ray or jump tables, so a mistake in those tables
+//! cannot hide by being made twice.
 #![allow(dead_code)] // each test binary uses a different part of the helpers
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use halma_rules::{
-    notation, BackwardSteps, Bitboard, BoardKind, Cell, Corner, ForeignCorners, GameSetup,
-    Position, RuleOptions, SplitMix64, Variant,
+    notation, perft, BackwardSteps, Bitboard, Board, BoardKind, Cell, Corner, ForeignCorners,
+    GameSetup, Move, Position, RuleOptions, SplitMix64, Variant,
 };
+
+/// A board's lines, computed from the drawing coordinates of its cells alone.
+pub struct Geometry {
+    /// `rays[cell][dir]`: the cells along the line from `cell` (excluded) in `dir`.
+    rays: Vec<Vec<Vec<u8>>>,
+    /// Drawing coordinates per cell, scaled so that distances are Euclidean (star: x in half
+    /// cells, y in rows of height sqrt(3)/2 cells; stored as (x, y * sqrt(3)) in half cells).
+    points: Vec<(f64, f64)>,
+}
+
+impl Geometry {
+    /// The geometry of a board. Star: a cell's six neighbours lie one cell to the left and
+    /// right (2 half-cell units) and half a cell to either side one row up or down; square:
+    /// the eight cells around it.
+    pub fn of(board: &Board) -> Geometry {
+        let dirs: &[(i32, i32)] = if board.kind() == BoardKind::Star {
+            &[(2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1)]
+        } else {
+            &[
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ]
+        };
+        let at: HashMap<(i32, i32), u8> = board
+            .cells()
+            .iter()
+            .map(|c| ((i32::from(c.x), i32::from(c.y)), c.index))
+            .collect();
+        assert_eq!(at.len(), board.len(), "two cells share drawing coordinates");
+        let rays = board
+            .cells()
+            .iter()
+            .map(|c| {
+                dirs.iter()
+                    .map(|&(dx, dy)| {
+                        let mut ray = Vec::new();
+                        let (mut x, mut y) = (i32::from(c.x), i32::from(c.y));
+                        loop {
+                            x += dx;
+                            y += dy;
+                            match at.get(&(x, y)) {
+                                Some(&i) => ray.push(i),
+                                None => break,
+                            }
+                        }
+                        ray
+                    })
+                    .collect()
+            })
+            .collect();
+        let star = board.kind() == BoardKind::Star;
+        let points = board
+            .cells()
+            .iter()
+            .map(|c| {
+                let (x, y) = (f64::from(c.x), f64::from(c.y));
+                if star {
+                    (x, y * 3f64.sqrt())
+                } else {
+                    (x, y)
+                }
+            })
+            .collect();
+        Geometry { rays, points }
+    }
+
+    /// Number of line directions.
+    pub fn directions(&self) -> usize {
+        self.rays[0].len()
+    }
+
+    /// The cells along the line from `cell` in direction `dir`, nearest first.
+    pub fn ray(&self, cell: u8, dir: usize) -> &[u8] {
+        &self.rays[usize::from(cell)][dir]
+    }
+
+    /// The neighbour of `cell` in direction `dir`.
+    pub fn neighbor(&self, cell: u8, dir: usize) -> Option<u8> {
+        self.ray(cell, dir).first().copied()
+    }
+
+    /// The direction opposite `dir`.
+    pub fn opposite(&self, dir: usize) -> usize {
+        (dir + self.directions() / 2) % self.directions()
+    }
+
+    /// The straight-line distance between two cells, in cell widths (star: half cells).
+    pub fn distance(&self, a: u8, b: u8) -> f64 {
+        let (p, q) = (self.points[usize::from(a)], self.points[usize::from(b)]);
+        (p.0 - q.0).hypot(p.1 - q.1)
+    }
+}
 
 /// Every legal (from, to) of the seat to move, found by walking lines cell by cell.
 pub fn reference_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
-    let mut out = BTreeSet::new();
-    let seat = pos.to_move();
-    if !pos.is_active(seat) {
-        return out;
-    }
-    let board = variant.board();
-    let o = variant.options();
-    let lock = o.goal_lock;
-    for army in variant.armies_of(seat) {
-        let a = &variant.armies()[army];
-        for from in pos.army(army).iter() {
-            let mut occ = pos.occupied();
-            occ.clear(from);
-            let from_cell = board
-                .cell(usize::from(from))
-                .unwrap_or_else(|| panic!("bad cell"));
-            let mut dest: BTreeSet<u8> = BTreeSet::new();
-            for d in 0..board.directions() {
-                if let Some(nb) = board.neighbor(from_cell, d) {
-                    let nb = nb.index();
-                    if occ.has(nb) || !step_allowed(variant, a.home_corner, from, nb) {
-                        continue;
-                    }
-                    if lock && a.goal.has(from) && !a.goal.has(nb) {
-                        continue;
-                    }
-                    if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(nb) {
-                        continue;
-                    }
-                    dest.insert(nb);
-                }
-            }
-            let mut seen = BTreeSet::from([from]);
-            let mut stack = vec![from];
-            while let Some(c) = stack.pop() {
-                let cc = board
-                    .cell(usize::from(c))
-                    .unwrap_or_else(|| panic!("bad cell"));
-                for d in 0..board.directions() {
-                    let mut ray = Vec::new();
-                    let mut cur = cc;
-                    while let Some(n) = board.neighbor(cur, d) {
-                        ray.push(n.index());
-                        cur = n;
-                    }
-                    let Some(k) = ray.iter().position(|&x| occ.has(x)) else {
-                        continue;
-                    };
-                    let land = if o.long_jumps {
-                        let l = 2 * k + 1;
-                        if l >= ray.len() || ray[k + 1..=l].iter().any(|&x| occ.has(x)) {
-                            continue;
-                        }
-                        ray[l]
-                    } else {
-                        if k != 0 || ray.len() < 2 || occ.has(ray[1]) {
-                            continue;
-                        }
-                        ray[1]
-                    };
-                    if lock && a.goal.has(c) && !a.goal.has(land) {
-                        continue;
-                    }
-                    if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(land) {
-                        continue;
-                    }
-                    if seen.insert(land) {
-                        stack.push(land);
-                    }
-                }
-            }
-            dest.extend(seen.into_iter().filter(|&c| c != from));
-            for to in dest {
-                if o.foreign_corners != ForeignCorners::Allowed && a.foreign.has(to) {
-                    continue;
-                }
-                out.insert((from, to));
-            }
+    Reference::new(variant).moves(pos)
+}
+
+/// The reference generator of one variant, with the board's geometry computed once.
+pub struct Reference<'a> {
+    /// The variant whose moves are generated.
+    pub variant: &'a Variant,
+    /// The board's lines, from the cells' coordinates.
+    pub geometry: Geometry,
+}
+
+impl<'a> Reference<'a> {
+    /// The reference generator for `variant`.
+    pub fn new(variant: &'a Variant) -> Reference<'a> {
+        Reference {
+            variant,
+            geometry: Geometry::of(variant.board()),
         }
     }
-    out
+
+    /// Every legal (from, to) of the seat to move.
+    pub fn moves(&self, pos: &Position) -> BTreeSet<(u8, u8)> {
+        let variant = self.variant;
+        let geo = &self.geometry;
+        let mut out = BTreeSet::new();
+        let seat = pos.to_move();
+        if !pos.is_active(seat) {
+            return out;
+        }
+        let o = variant.options();
+        let lock = o.goal_lock;
+        for army in variant.armies_of(seat) {
+            let a = &variant.armies()[army];
+            for from in pos.army(army).iter() {
+                let mut occ = pos.occupied();
+                occ.clear(from);
+                let mut dest: BTreeSet<u8> = BTreeSet::new();
+                for d in 0..geo.directions() {
+                    if let Some(nb) = geo.neighbor(from, d) {
+                        if occ.has(nb) || !step_allowed(variant, a.home_corner, from, nb) {
+                            continue;
+                        }
+                        if lock && a.goal.has(from) && !a.goal.has(nb) {
+                            continue;
+                        }
+                        if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(nb) {
+                            continue;
+                        }
+                        dest.insert(nb);
+                    }
+                }
+                let mut seen = BTreeSet::from([from]);
+                let mut stack = vec![from];
+                while let Some(c) = stack.pop() {
+                    for d in 0..geo.directions() {
+                        let ray = geo.ray(c, d);
+                        let Some(k) = ray.iter().position(|&x| occ.has(x)) else {
+                            continue;
+                        };
+                        let land = if o.long_jumps {
+                            let l = 2 * k + 1;
+                            if l >= ray.len() || ray[k + 1..=l].iter().any(|&x| occ.has(x)) {
+                                continue;
+                            }
+                            ray[l]
+                        } else {
+                            if k != 0 || ray.len() < 2 || occ.has(ray[1]) {
+                                continue;
+                            }
+                            ray[1]
+                        };
+                        if lock && a.goal.has(c) && !a.goal.has(land) {
+                            continue;
+                        }
+                        if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(land) {
+                            continue;
+                        }
+                        if seen.insert(land) {
+                            stack.push(land);
+                        }
+                    }
+                }
+                dest.extend(seen.into_iter().filter(|&c| c != from));
+                for to in dest {
+                    if o.foreign_corners != ForeignCorners::Allowed && a.foreign.has(to) {
+                        continue;
+                    }
+                    out.insert((from, to));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The generator's moves as (from, to) index pairs, each listed once.
+pub fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
+    let mut list = Vec::new();
+    variant.generate_moves(pos, &mut list);
+    let set: BTreeSet<_> = list
+        .iter()
+        .map(|m| (m.from.index(), m.to.index()))
+        .collect();
+    assert_eq!(set.len(), list.len(), "a (from, to) pair was listed twice");
+    set
+}
+
+/// Checks one position: generator = reference, the count, every path, and rejections of
+/// random (from, to) pairs.
+pub fn check_position(reference: &Reference, pos: &Position, rng: &mut SplitMix64) {
+    let variant = reference.variant;
+    let fast = fast_moves(variant, pos);
+    let reference = reference.moves(pos);
+    assert_eq!(
+        fast,
+        reference,
+        "generator and reference differ in {}",
+        notation::format_position(variant, pos)
+    );
+    assert_eq!(variant.count_moves(pos) as usize, fast.len());
+    assert_eq!(variant.has_moves(pos), !fast.is_empty());
+    let with_paths = variant.legal_moves_with_paths(pos);
+    assert_eq!(with_paths.len(), fast.len());
+    for lm in &with_paths {
+        assert_eq!(lm.path.first(), Some(&lm.mv.from));
+        assert_eq!(lm.path.last(), Some(&lm.mv.to));
+        let checked = variant.check_path(pos, &lm.path);
+        assert!(
+            checked.is_ok(),
+            "witness path {:?} rejected: {checked:?}",
+            lm.path
+        );
+        assert!(variant.check_from_to(pos, lm.mv.from, lm.mv.to).is_ok());
+        assert!(variant.is_legal(pos, lm.mv));
+    }
+    // Random (from, to) pairs that are not generated must be rejected, by both checkers.
+    let board = variant.board();
+    for _ in 0..20 {
+        let from = board.cell(rng.index(board.len())).unwrap();
+        let to = board.cell(rng.index(board.len())).unwrap();
+        let legal = fast.contains(&(from.index(), to.index()));
+        assert_eq!(variant.check_from_to(pos, from, to).is_ok(), legal);
+        // A two-cell path is one step or one jump: accepted exactly when that is how the
+        // shortest witness goes.
+        let one_hop = variant
+            .witness_path(pos, Move { from, to })
+            .is_some_and(|p| p.len() == 2);
+        assert_eq!(
+            variant.check_path(pos, &[from, to]).is_ok(),
+            legal && one_hop
+        );
+    }
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // The incremental perft agrees with the plain one.
+    assert_eq!(
+        perft::perft(variant, pos, 2),
+        perft::perft_plain(variant, pos, 2)
+    );
 }
 
 /// Whether a step from `a` to `b` is allowed for an army whose home is `home`, read from the
@@ -155,6 +334,20 @@ pub fn variants() -> Vec<GameSetup> {
             6,
             RuleOptions {
                 arm_size: Some(3),
+                ..o()
+            },
+        ),
+        star(
+            2,
+            RuleOptions {
+                arm_size: Some(2),
+                ..o()
+            },
+        ),
+        star(
+            6,
+            RuleOptions {
+                arm_size: Some(5),
                 ..o()
             },
         ),

@@ -311,3 +311,87 @@ pub async fn with_two_players_a_resignation_ends_the_game(server: &TestServer) {
     assert!(host.is_finished());
     assert_eq!(host.game().result.as_ref().unwrap().winner, Some(vec![0]));
 }
+
+pub async fn seats_handed_to_the_ai_finish_the_game(server: &TestServer) {
+    let request = types::CreateGameRequest {
+        ai_time_ms: Some(5),
+        board: types::BoardName::Square8,
+        first_seat: Some(0),
+        options: None,
+        players: 2,
+        seats: Vec::new(),
+    };
+    let (mut host, tokens) = GameSession::create(server.client(), request).await.unwrap();
+    let (up, connected) = tokio::sync::oneshot::channel();
+    let listener = tokio::spawn(until_final(
+        EventStream::new(server.other_client(), host.id()),
+        up,
+    ));
+    connected.await.unwrap();
+    play_first_legal(&mut host).await;
+    // Seat 1 leaves: its own token hands it to the AI, which then stops working.
+    let mut seat1 = GameSession::join(server.client(), host.id(), tokens.seats[1].clone())
+        .await
+        .unwrap();
+    let replies = seat1.hand_to_ai(1, 3).await.unwrap();
+    assert_eq!(
+        replies.len(),
+        1,
+        "the AI moved at once: it was seat 1's turn"
+    );
+    assert_eq!(replies[0].seat, 1);
+    assert_eq!(seat1.game().seats[1].kind, types::SeatKind::Ai);
+    assert_eq!(seat1.game().seats[1].level, Some(3));
+    let moves = seat1.legal_moves().await.unwrap();
+    assert_problem(
+        seat1.play(&moves.moves[0].from, &moves.moves[0].to).await,
+        StatusCode::FORBIDDEN,
+        ProblemCode::InvalidToken,
+    );
+    // Handing it again, a level the AI does not have.
+    host.refresh().await.unwrap();
+    assert_problem(
+        host.hand_to_ai(1, 4).await,
+        StatusCode::CONFLICT,
+        ProblemCode::SeatIsAi,
+    );
+    assert_problem(
+        host.hand_to_ai(0, 11).await,
+        StatusCode::BAD_REQUEST,
+        ProblemCode::BadRequest,
+    );
+    // Seat 0 leaves too; the host lets the AI play the game to its end.
+    host.hand_to_ai(0, 4).await.unwrap();
+    let mut rounds = 0;
+    while !host.is_finished() {
+        assert!(rounds < 1000, "no result after {rounds} rounds");
+        host.ai_turns().await.unwrap();
+        rounds += 1;
+    }
+    let events = listener.await.unwrap();
+    let handovers: Vec<(u64, u8, u8)> = events
+        .iter()
+        .filter_map(|(id, e)| match e {
+            GameEvent::HandedToAi(h) => Some((*id, h.seat, h.level)),
+            _ => None,
+        })
+        .collect();
+    // After our first move: seat 1 (then its AI reply), after that reply: seat 0.
+    assert_eq!(handovers, [(2, 1, 3), (4, 0, 4)]);
+    let record = host.record().await.unwrap();
+    let in_record: Vec<(u32, u8, u8)> = record
+        .handovers
+        .iter()
+        .map(|h| (h.after, h.seat, h.level))
+        .collect();
+    assert_eq!(in_record, [(1, 1, 3), (2, 0, 4)]);
+    assert!(
+        record.export.contains("\n2 handed to the AI (level 3)\n"),
+        "{}",
+        record.export
+    );
+    let ids: Vec<u64> = events[1..].iter().map(|(id, _)| *id).collect();
+    let expected: Vec<u64> = (1..=record.moves.len() as u64 + 3).collect();
+    assert_eq!(ids, expected, "ids count moves, handovers and the result");
+    assert!(matches!(events.last().unwrap().1, GameEvent::Result(_)));
+}

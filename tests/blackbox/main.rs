@@ -77,4 +77,6 @@ on_both_stores! {
     a_resignation_lets_the_others_finish => crate::events::a_resignation_lets_the_others_finish,
     with_two_players_a_resignation_ends_the_game =>
         crate::events::with_two_players_a_resignation_ends_the_game,
+    seats_handed_to_the_ai_finish_the_game =>
+        crate::events::seats_handed_to_the_ai_finish_the_game,
 }

@@ -26,6 +26,8 @@ pub enum GameEvent {
     Move(types::MoveEvent),
     /// A resignation, and whose turn it is after it.
     Resigned(types::ResignedEvent),
+    /// A seat handed to the AI, and whose turn it is after it.
+    HandedToAi(types::HandoverEvent),
     /// The result: the last event.
     Result(types::ResultEvent),
     /// The game no longer exists (it expired): the last event.
@@ -215,6 +217,7 @@ fn decode(raw: &eventsource_stream::Event) -> Result<Option<(u64, GameEvent)>, H
         "game" => GameEvent::Game(Box::new(serde_json::from_str(&raw.data).map_err(invalid)?)),
         "move" => GameEvent::Move(serde_json::from_str(&raw.data).map_err(invalid)?),
         "resigned" => GameEvent::Resigned(serde_json::from_str(&raw.data).map_err(invalid)?),
+        "handed_to_ai" => GameEvent::HandedToAi(serde_json::from_str(&raw.data).map_err(invalid)?),
         "result" => GameEvent::Result(serde_json::from_str(&raw.data).map_err(invalid)?),
         "gone" => GameEvent::Gone,
         _ => return Ok(None),

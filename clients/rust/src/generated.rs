@@ -418,6 +418,8 @@ goal.*/
         pub export: ::std::string::String,
         ///The seat that moved first.
         pub first_seat: u8,
+        ///Every seat handed to the AI during the game, in order.
+        pub handovers: ::std::vec::Vec<HandoverView>,
         ///The game's id.
         pub id: ::std::string::String,
         ///Every move.
@@ -559,6 +561,55 @@ the `ETag`.*/
     }
     impl GameView {
         pub fn builder() -> builder::GameView {
+            Default::default()
+        }
+    }
+    ///The data of a `handed_to_ai` event: a seat is played by the AI from now on.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct HandoverEvent {
+        ///The AI level that plays it.
+        pub level: u8,
+        ///The seat.
+        pub seat: u8,
+        ///The seat to move after it.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+        ///The version that stored the change.
+        pub version: u64,
+    }
+    impl HandoverEvent {
+        pub fn builder() -> builder::HandoverEvent {
+            Default::default()
+        }
+    }
+    ///Body of `POST /v1/games/{id}/seats/{seat}/ai`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct HandoverRequest {
+        ///The AI level that plays the seat from now on, 1 to 10 (default 10).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub level: ::std::option::Option<::std::num::NonZeroU8>,
+        ///The version the request is based on, when no `If-Match` header is sent.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub version: ::std::option::Option<u64>,
+    }
+    impl HandoverRequest {
+        pub fn builder() -> builder::HandoverRequest {
+            Default::default()
+        }
+    }
+    ///A seat handed to the AI, in a game's record.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct HandoverView {
+        ///How many moves had been played: the change came after the move of this ply.
+        pub after: u32,
+        ///The AI level that plays it from then on.
+        pub level: u8,
+        ///The seat.
+        pub seat: u8,
+    }
+    impl HandoverView {
+        pub fn builder() -> builder::HandoverView {
             Default::default()
         }
     }
@@ -779,6 +830,8 @@ status.*/
         StoreUnavailable,
         #[serde(rename = "seat_not_playing")]
         SeatNotPlaying,
+        #[serde(rename = "seat_is_ai")]
+        SeatIsAi,
         #[serde(rename = "too_many_streams")]
         TooManyStreams,
         #[serde(rename = "internal")]
@@ -803,6 +856,7 @@ status.*/
                 Self::PayloadTooLarge => f.write_str("payload_too_large"),
                 Self::StoreUnavailable => f.write_str("store_unavailable"),
                 Self::SeatNotPlaying => f.write_str("seat_not_playing"),
+                Self::SeatIsAi => f.write_str("seat_is_ai"),
                 Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::Internal => f.write_str("internal"),
             }
@@ -830,6 +884,7 @@ status.*/
                 "payload_too_large" => Ok(Self::PayloadTooLarge),
                 "store_unavailable" => Ok(Self::StoreUnavailable),
                 "seat_not_playing" => Ok(Self::SeatNotPlaying),
+                "seat_is_ai" => Ok(Self::SeatIsAi),
                 "too_many_streams" => Ok(Self::TooManyStreams),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
@@ -2210,6 +2265,10 @@ of the instance stayed busy for the whole budget.*/
             board: ::std::result::Result<super::BoardName, ::std::string::String>,
             export: ::std::result::Result<::std::string::String, ::std::string::String>,
             first_seat: ::std::result::Result<u8, ::std::string::String>,
+            handovers: ::std::result::Result<
+                ::std::vec::Vec<super::HandoverView>,
+                ::std::string::String,
+            >,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
             moves: ::std::result::Result<
                 ::std::vec::Vec<super::MoveView>,
@@ -2241,6 +2300,7 @@ of the instance stayed busy for the whole budget.*/
                     board: Err("no value supplied for board".to_string()),
                     export: Err("no value supplied for export".to_string()),
                     first_seat: Err("no value supplied for first_seat".to_string()),
+                    handovers: Err("no value supplied for handovers".to_string()),
                     id: Err("no value supplied for id".to_string()),
                     moves: Err("no value supplied for moves".to_string()),
                     options: Err("no value supplied for options".to_string()),
@@ -2289,6 +2349,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for first_seat: {e}")
+                    });
+                self
+            }
+            pub fn handovers<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::HandoverView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.handovers = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for handovers: {e}")
                     });
                 self
             }
@@ -2410,6 +2482,7 @@ of the instance stayed busy for the whole budget.*/
                     board: value.board?,
                     export: value.export?,
                     first_seat: value.first_seat?,
+                    handovers: value.handovers?,
                     id: value.id?,
                     moves: value.moves?,
                     options: value.options?,
@@ -2428,6 +2501,7 @@ of the instance stayed busy for the whole budget.*/
                     board: Ok(value.board),
                     export: Ok(value.export),
                     first_seat: Ok(value.first_seat),
+                    handovers: Ok(value.handovers),
                     id: Ok(value.id),
                     moves: Ok(value.moves),
                     options: Ok(value.options),
@@ -2863,6 +2937,237 @@ of the instance stayed busy for the whole budget.*/
                     status: Ok(value.status),
                     to_move: Ok(value.to_move),
                     version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct HandoverEvent {
+            level: ::std::result::Result<u8, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for HandoverEvent {
+            fn default() -> Self {
+                Self {
+                    level: Err("no value supplied for level".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    to_move: Ok(Default::default()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl HandoverEvent {
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<HandoverEvent> for super::HandoverEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: HandoverEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    level: value.level?,
+                    seat: value.seat?,
+                    to_move: value.to_move?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::HandoverEvent> for HandoverEvent {
+            fn from(value: super::HandoverEvent) -> Self {
+                Self {
+                    level: Ok(value.level),
+                    seat: Ok(value.seat),
+                    to_move: Ok(value.to_move),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct HandoverRequest {
+            level: ::std::result::Result<
+                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<
+                ::std::option::Option<u64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for HandoverRequest {
+            fn default() -> Self {
+                Self {
+                    level: Ok(Default::default()),
+                    version: Ok(Default::default()),
+                }
+            }
+        }
+        impl HandoverRequest {
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<HandoverRequest> for super::HandoverRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: HandoverRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    level: value.level?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::HandoverRequest> for HandoverRequest {
+            fn from(value: super::HandoverRequest) -> Self {
+                Self {
+                    level: Ok(value.level),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct HandoverView {
+            after: ::std::result::Result<u32, ::std::string::String>,
+            level: ::std::result::Result<u8, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for HandoverView {
+            fn default() -> Self {
+                Self {
+                    after: Err("no value supplied for after".to_string()),
+                    level: Err("no value supplied for level".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                }
+            }
+        }
+        impl HandoverView {
+            pub fn after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for after: {e}")
+                    });
+                self
+            }
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<HandoverView> for super::HandoverView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: HandoverView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    after: value.after?,
+                    level: value.level?,
+                    seat: value.seat?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::HandoverView> for HandoverView {
+            fn from(value: super::HandoverView) -> Self {
+                Self {
+                    after: Ok(value.after),
+                    level: Ok(value.level),
+                    seat: Ok(value.seat),
                 }
             }
         }
@@ -5675,6 +5980,31 @@ let response = client.rematch()
     pub fn rematch(&self) -> builder::Rematch<'_> {
         builder::Rematch::new(self)
     }
+    /**Hands a seat to the AI, so that the table can finish when a player leaves: the AI plays
+the seat from now on at the level given, the seat's token stops working, and when the seat
+is to move the AI moves before the answer
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/ai`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the host token, or the seat's own.
+- `if_match`: The version the change is based on; or send `version` in the body. One of the two is required (428 without).
+- `body`
+```ignore
+let response = client.hand_to_ai()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn hand_to_ai(&self) -> builder::HandToAi<'_> {
+        builder::HandToAi::new(self)
+    }
     /**A seat resigns: it is out of the game, ranked behind everyone still playing (standing
 `resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
 game goes on for the others; with two players (or two teams) the other side wins. The AI
@@ -6830,6 +7160,167 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 201u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::hand_to_ai`]
+
+[`Client::hand_to_ai`]: super::Client::hand_to_ai*/
+    #[derive(Debug, Clone)]
+    pub struct HandToAi<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+        body: Result<types::builder::HandoverRequest, String>,
+    }
+    impl<'a> HandToAi<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::HandoverRequest>,
+            <V as std::convert::TryInto<
+                types::HandoverRequest,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!("conversion to `HandoverRequest` for body failed: {}", s)
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::HandoverRequest,
+            ) -> types::builder::HandoverRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/ai`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::MoveOutcome>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match, body } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::HandoverRequest::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/ai", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "hand_to_ai",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(

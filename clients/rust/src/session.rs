@@ -301,6 +301,36 @@ impl GameSession {
         Ok(self.remember_outcome(answer))
     }
 
+    /// Hands seat `seat` to the AI at `level` (1 to 10), with the host's token or the seat's
+    /// own, so that the table can finish when its player leaves: the seat's token stops
+    /// working. Returns the AI moves that followed before the answer.
+    ///
+    /// # Errors
+    /// 400 for a level outside 1 to 10, 409 `seat_not_playing` or `seat_is_ai`, 422
+    /// `illegal_move` (`game_over`), 412 `version_mismatch`, 403 `invalid_token`, and the
+    /// failures every request may have.
+    pub async fn hand_to_ai(
+        &mut self,
+        seat: u8,
+        level: u8,
+    ) -> Result<Vec<types::MoveView>, HalmaError> {
+        let body = types::HandoverRequest {
+            level: std::num::NonZeroU8::new(level),
+            version: None,
+        };
+        let answer = self
+            .client
+            .hand_to_ai()
+            .id(self.id())
+            .seat(seat)
+            .authorization(bearer(&self.token))
+            .if_match(entity_tag(self.version))
+            .body(body)
+            .send()
+            .await?;
+        Ok(self.remember_outcome(answer))
+    }
+
     /// Reads the game again when it changed since last seen (`If-None-Match`); returns whether
     /// it had.
     ///

@@ -213,6 +213,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hands a seat to the AI, so that the table can finish when a player leaves: the AI plays
+         *     the seat from now on at the level given, the seat's token stops working, and when the seat
+         *     is to move the AI moves before the answer.
+         */
+        post: operations["hand_to_ai"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/seats/{seat}/resign": {
         parameters: {
             query?: never;
@@ -456,6 +477,8 @@ export interface components {
              * @description The seat that moved first.
              */
             first_seat: number;
+            /** @description Every seat handed to the AI during the game, in order. */
+            handovers: components["schemas"]["HandoverView"][];
             /** @description The game's id. */
             id: string;
             /** @description Every move. */
@@ -546,6 +569,62 @@ export interface components {
              *     the `ETag`.
              */
             version: number;
+        };
+        /** @description The data of a `handed_to_ai` event: a seat is played by the AI from now on. */
+        HandoverEvent: {
+            /**
+             * Format: u-int8
+             * @description The AI level that plays it.
+             */
+            level: number;
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+            /**
+             * Format: u-int8
+             * @description The seat to move after it.
+             */
+            to_move?: number | null;
+            /**
+             * Format: u-int64
+             * @description The version that stored the change.
+             */
+            version: number;
+        };
+        /** @description Body of `POST /v1/games/{id}/seats/{seat}/ai`. */
+        HandoverRequest: {
+            /**
+             * Format: u-int8
+             * @description The AI level that plays the seat from now on, 1 to 10 (default 10).
+             * @default null
+             */
+            level?: number | null;
+            /**
+             * Format: u-int64
+             * @description The version the request is based on, when no `If-Match` header is sent.
+             * @default null
+             */
+            version?: number | null;
+        };
+        /** @description A seat handed to the AI, in a game's record. */
+        HandoverView: {
+            /**
+             * Format: u-int32
+             * @description How many moves had been played: the change came after the move of this ply.
+             */
+            after: number;
+            /**
+             * Format: u-int8
+             * @description The AI level that plays it from then on.
+             */
+            level: number;
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
         };
         /** @description One legal move with a shortest path. */
         LegalMoveView: {
@@ -719,7 +798,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "too_many_streams" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "too_many_streams" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
@@ -1091,6 +1170,9 @@ export type GameResult = components['schemas']['GameResult'];
 export type GameStatus = components['schemas']['GameStatus'];
 export type GameTokens = components['schemas']['GameTokens'];
 export type GameView = components['schemas']['GameView'];
+export type HandoverEvent = components['schemas']['HandoverEvent'];
+export type HandoverRequest = components['schemas']['HandoverRequest'];
+export type HandoverView = components['schemas']['HandoverView'];
 export type LegalMoveView = components['schemas']['LegalMoveView'];
 export type LegalMoves = components['schemas']['LegalMoves'];
 export type Liveness = components['schemas']['Liveness'];
@@ -1594,6 +1676,60 @@ export interface operations {
                 };
             };
             /** @description 401, 403 (not the host token), 404. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    hand_to_ai: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version the change is based on; or send `version` in the body. One of the two is required (428 without). */
+                "If-Match"?: string;
+                /** @description `Bearer <token>`: the host token, or the seat's own. */
+                Authorization: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+                /** @description The seat, from 0 in turn order. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandoverRequest"];
+            };
+        };
+        responses: {
+            /** @description The game after the change and the AI moves that followed. */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveOutcome"];
+                };
+            };
+            /** @description 400 a seat the game does not have or a level outside 1 to 10; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `seat_not_playing` or `seat_is_ai`; 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -331,6 +331,8 @@ pub struct GameRecord {
     pub moves: Vec<MoveView>,
     /// Every resignation, in order.
     pub resignations: Vec<ResignationView>,
+    /// Every seat handed to the AI during the game, in order.
+    pub handovers: Vec<HandoverView>,
     /// The result, once finished.
     pub result: Option<GameResult>,
     /// The starting position in the notation.
@@ -339,6 +341,17 @@ pub struct GameRecord {
     pub position: String,
     /// The whole game as text: tag lines, then one move per line (`12. S3 c1-e3-g5`).
     pub export: String,
+}
+
+/// A seat handed to the AI, in a game's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct HandoverView {
+    /// How many moves had been played: the change came after the move of this ply.
+    pub after: u32,
+    /// The seat.
+    pub seat: u8,
+    /// The AI level that plays it from then on.
+    pub level: u8,
 }
 
 /// A resignation in a game's record.

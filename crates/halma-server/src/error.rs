@@ -85,6 +85,12 @@ pub enum ApiError {
         /// The seat.
         seat: u8,
     },
+    /// The seat is played by the AI already.
+    #[error("seat {seat} is played by the AI already")]
+    SeatIsAi {
+        /// The seat.
+        seat: u8,
+    },
     /// This instance holds as many event streams as it may; the client should retry (another
     /// instance may have room).
     #[error("too many open event streams")]
@@ -177,6 +183,11 @@ impl ApiError {
                 ProblemCode::SeatNotPlaying,
                 "Seat not playing",
             ),
+            Self::SeatIsAi { .. } => (
+                StatusCode::CONFLICT,
+                ProblemCode::SeatIsAi,
+                "Seat is the AI's",
+            ),
             Self::TooManyStreams => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::TooManyStreams,
@@ -250,6 +261,7 @@ impl ApiError {
             Self::SeatNotPlaying { seat } => {
                 format!("Seat {seat} has finished or is out of the game already.")
             }
+            Self::SeatIsAi { seat } => format!("Seat {seat} is played by the AI already."),
             Self::TooManyStreams => {
                 "This instance holds as many event streams as it may; retry later.".to_owned()
             }

@@ -4,7 +4,7 @@ use utoipa::OpenApi;
 
 use crate::api;
 use crate::problem::Problem;
-use crate::routes::games::{self, AiTurnsRequest};
+use crate::routes::games::{self, AiTurnsRequest, HandoverRequest};
 use crate::routes::health::{self, Liveness, Readiness};
 use crate::routes::{boards, events};
 
@@ -26,6 +26,7 @@ use crate::routes::{boards, events};
         games::record,
         games::rematch,
         games::resign,
+        games::hand_to_ai,
         events::game_events,
         boards::list_boards,
         boards::get_board,
@@ -38,6 +39,7 @@ use crate::routes::{boards, events};
         Liveness,
         Readiness,
         AiTurnsRequest,
+        HandoverRequest,
         halma_rules::BoardKind,
         halma_rules::ForeignCorners,
         halma_rules::BackwardSteps,
@@ -57,6 +59,7 @@ use crate::routes::{boards, events};
         crate::events::MoveEvent,
         crate::events::ResultEvent,
         crate::events::ResignedEvent,
+        crate::events::HandoverEvent,
         api::GameView,
         api::GameTokens,
         api::CreatedGame,
@@ -67,6 +70,7 @@ use crate::routes::{boards, events};
         api::SuggestionView,
         api::GameRecord,
         api::ResignationView,
+        api::HandoverView,
         api::CellView,
         api::CornerView,
         api::BoardView,

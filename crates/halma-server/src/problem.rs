@@ -62,6 +62,8 @@ pub enum ProblemCode {
     StoreUnavailable,
     /// 409: the seat finished or is out of the game already.
     SeatNotPlaying,
+    /// 409: the seat is played by the AI already.
+    SeatIsAi,
     /// 503: this instance holds as many event streams as it may; retry after the
     /// `Retry-After` header's seconds (another instance may have room).
     TooManyStreams,
@@ -91,6 +93,7 @@ impl ProblemCode {
             Self::StoreUnavailable => "store_unavailable",
             Self::TooManyStreams => "too_many_streams",
             Self::SeatNotPlaying => "seat_not_playing",
+            Self::SeatIsAi => "seat_is_ai",
             Self::Internal => "internal",
         }
     }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::{GameResult, MoveView};
+use crate::games::document::Handover;
 use crate::games::views;
 
 pub use feed::{FeedState, Feeds};
@@ -56,9 +57,24 @@ pub struct ResignedEvent {
     pub to_move: Option<u8>,
 }
 
+/// The data of a `handed_to_ai` event: a seat is played by the AI from now on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct HandoverEvent {
+    /// The version that stored the change.
+    pub version: u64,
+    /// The seat.
+    pub seat: u8,
+    /// The AI level that plays it.
+    pub level: u8,
+    /// The seat to move after it.
+    pub to_move: Option<u8>,
+}
+
 /// One event of a game's stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameEvent {
+    /// A seat handed to the AI (`event: handed_to_ai`).
+    HandedToAi(HandoverEvent),
     /// A move (`event: move`).
     Move(MoveEvent),
     /// A resignation (`event: resigned`).
@@ -73,20 +89,50 @@ impl GameEvent {
         match self {
             Self::Move(_) => "move",
             Self::Resigned(_) => "resigned",
+            Self::HandedToAi(_) => "handed_to_ai",
             Self::Result(_) => "result",
         }
     }
 }
 
-/// The number of moves and resignations of `game`: the id of its last event before the
-/// result.
-pub fn changes(game: &Game) -> u64 {
-    (game.record().len() + game.resignations().len()) as u64
+/// The number of changes of `game` (moves, resignations, seats handed to the AI): the id of
+/// its last event before the result.
+pub fn changes(game: &Game, handovers: &[Handover]) -> u64 {
+    (game.record().len() + game.resignations().len() + handovers.len()) as u64
 }
 
-/// The id of the last event of `game`: its moves and resignations, one more once it is over.
-pub fn last_event_id(game: &Game) -> u64 {
-    changes(game) + u64::from(game.is_over())
+/// The id of the last event of `game`: its changes, one more once it is over.
+pub fn last_event_id(game: &Game, handovers: &[Handover]) -> u64 {
+    changes(game, handovers) + u64::from(game.is_over())
+}
+
+/// A change that is not a move, at its place in the game.
+enum SeatChange<'a> {
+    Resigned(&'a halma_rules::Resignation),
+    HandedToAi(&'a Handover),
+}
+
+/// The resignations and handovers of a game in the order they happened, each with the number
+/// of moves played before it.
+fn seat_changes<'a>(game: &'a Game, handovers: &'a [Handover]) -> Vec<(usize, SeatChange<'a>)> {
+    // A handover made after `m` resignations comes before the resignation numbered `m`.
+    let mut changes: Vec<((usize, usize, u8), SeatChange<'a>)> = game
+        .resignations()
+        .iter()
+        .enumerate()
+        .map(|(j, r)| ((r.after, j, 1), SeatChange::Resigned(r)))
+        .chain(handovers.iter().map(|h| {
+            (
+                (h.after as usize, h.resignations as usize, 0),
+                SeatChange::HandedToAi(h),
+            )
+        }))
+        .collect();
+    changes.sort_by_key(|(key, _)| *key);
+    changes
+        .into_iter()
+        .map(|((after, _, _), c)| (after, c))
+        .collect()
 }
 
 /// Which version stored which event: from the count of changes after each write (see
@@ -115,11 +161,16 @@ impl Versions<'_> {
     }
 }
 
-/// The events of `game` after the event with id `after`, in order, with their ids.
-pub fn events_after(versions: Versions<'_>, game: &Game, after: u64) -> Vec<(u64, GameEvent)> {
+/// The events of `game` (with the seats `handovers` handed to the AI) after the event with id
+/// `after`, in order, with their ids.
+pub fn events_after(
+    versions: Versions<'_>,
+    game: &Game,
+    handovers: &[Handover],
+    after: u64,
+) -> Vec<(u64, GameEvent)> {
     let board = game.variant().board();
     let record = game.record();
-    let resignations = game.resignations();
     // Whose turn it is after the change at this place: the seat of the next move, or the
     // seat to move now after the last change.
     let next_mover = |moves_played: usize| match record.get(moves_played) {
@@ -129,22 +180,29 @@ pub fn events_after(versions: Versions<'_>, game: &Game, after: u64) -> Vec<(u64
     let seats = |list: &[halma_rules::Seat]| list.iter().map(|s| s.index()).collect();
     let mut events = Vec::new();
     let mut id = 0u64;
-    let mut pending = resignations.iter().peekable();
+    let mut pending = seat_changes(game, handovers).into_iter().peekable();
     for index in 0..=record.len() {
-        // The resignations made after `index` moves come before the next move.
-        while let Some(r) = pending.next_if(|r| r.after <= index) {
+        // The changes made after `index` moves come before the next move.
+        while let Some((_, change)) = pending.next_if(|(at, _)| *at <= index) {
             id += 1;
-            if id > after {
-                events.push((
-                    id,
-                    GameEvent::Resigned(ResignedEvent {
-                        version: versions.of(id),
-                        seats: seats(&r.seats),
-                        skipped: seats(&r.skipped),
-                        to_move: next_mover(index),
-                    }),
-                ));
+            if id <= after {
+                continue;
             }
+            let event = match change {
+                SeatChange::Resigned(r) => GameEvent::Resigned(ResignedEvent {
+                    version: versions.of(id),
+                    seats: seats(&r.seats),
+                    skipped: seats(&r.skipped),
+                    to_move: next_mover(index),
+                }),
+                SeatChange::HandedToAi(h) => GameEvent::HandedToAi(HandoverEvent {
+                    version: versions.of(id),
+                    seat: h.seat,
+                    level: h.level,
+                    to_move: next_mover(index),
+                }),
+            };
+            events.push((id, event));
         }
         let Some(played) = record.get(index) else {
             break;
@@ -238,15 +296,15 @@ mod tests {
     #[test]
     fn events_count_the_plies_and_say_whose_turn_is_next() {
         let game = game_of(&["d1-e5", "n1-m6", "d2-e6"]);
-        assert_eq!(last_event_id(&game), 3);
-        let all = events_after(current(4), &game, 0);
+        assert_eq!(last_event_id(&game, &[]), 3);
+        let all = events_after(current(4), &game, &[], 0);
         let ids: Vec<u64> = all.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids, [1, 2, 3]);
         let turns: Vec<Option<u8>> = all
             .iter()
             .map(|(_, e)| match e {
                 GameEvent::Move(m) => m.to_move,
-                GameEvent::Resigned(_) | GameEvent::Result(_) => None,
+                _ => None,
             })
             .collect();
         assert_eq!(turns, [Some(1), Some(0), Some(1)]);
@@ -257,9 +315,9 @@ mod tests {
         assert_eq!(second.played.ply, 2);
         assert_eq!(second.version, 4);
         // After an event, only what came later; after the last, nothing.
-        assert_eq!(events_after(current(4), &game, 2).len(), 1);
-        assert!(events_after(current(4), &game, 3).is_empty());
-        assert!(events_after(current(4), &game, 99).is_empty());
+        assert_eq!(events_after(current(4), &game, &[], 2).len(), 1);
+        assert!(events_after(current(4), &game, &[], 3).is_empty());
+        assert!(events_after(current(4), &game, &[], 99).is_empty());
     }
 
     #[test]
@@ -282,8 +340,8 @@ mod tests {
         play_first(&mut game);
         game.resign(seat(2)).unwrap_or_else(|e| panic!("{e}"));
         play_first(&mut game);
-        assert_eq!(last_event_id(&game), 3);
-        let all = events_after(current(5), &game, 0);
+        assert_eq!(last_event_id(&game, &[]), 3);
+        let all = events_after(current(5), &game, &[], 0);
         let names: Vec<(u64, &str)> = all.iter().map(|(id, e)| (*id, e.name())).collect();
         assert_eq!(names, [(1, "move"), (2, "resigned"), (3, "move")]);
         let GameEvent::Resigned(r) = &all[1].1 else {
@@ -299,7 +357,7 @@ mod tests {
             })
             .collect();
         assert_eq!(turns, [Some(1), Some(0)]);
-        assert_eq!(events_after(current(5), &game, 2).len(), 1);
+        assert_eq!(events_after(current(5), &game, &[], 2).len(), 1);
     }
 
     #[test]
@@ -320,12 +378,12 @@ mod tests {
         }
         assert!(game.is_over());
         let plies = game.record().len() as u64;
-        assert_eq!(last_event_id(&game), plies + 1);
-        let tail = events_after(current(9), &game, plies - 1);
+        assert_eq!(last_event_id(&game, &[]), plies + 1);
+        let tail = events_after(current(9), &game, &[], plies - 1);
         assert_eq!(tail.len(), 2);
         assert!(matches!(&tail[0].1, GameEvent::Move(m) if m.to_move.is_none()));
         assert_eq!(tail[1].0, plies + 1);
         assert_eq!(tail[1].1.name(), "result");
-        assert!(events_after(current(9), &game, plies + 1).is_empty());
+        assert!(events_after(current(9), &game, &[], plies + 1).is_empty());
     }
 }

@@ -27,6 +27,21 @@ pub enum PlayedBy {
     Ai,
 }
 
+/// A seat handed to the AI during the game (its player left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Handover {
+    /// How many moves had been played.
+    pub after: u32,
+    /// How many resignations had been made (orders it among the resignations after the same
+    /// move).
+    pub resignations: u32,
+    /// The seat.
+    pub seat: u8,
+    /// The AI level that plays it from then on.
+    pub level: u8,
+}
+
 /// One seat as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +78,9 @@ pub struct Document {
     /// See [`Header::changes_by_version`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes_by_version: Vec<u32>,
+    /// See [`Header::handovers`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handovers: Vec<Handover>,
     /// The game.
     pub game: GameSnapshot,
 }
@@ -89,6 +107,8 @@ pub struct Header {
     /// version `v`. It tells the version that stored each move, which the event stream reports
     /// (empty for games stored before it was kept).
     pub changes_by_version: Vec<u32>,
+    /// The seats handed to the AI during the game, in order.
+    pub handovers: Vec<Handover>,
 }
 
 impl Header {
@@ -114,6 +134,7 @@ impl Document {
             start_position: header.start_position.clone(),
             rematch_of: header.rematch_of.clone(),
             changes_by_version: header.changes_by_version.clone(),
+            handovers: header.handovers.clone(),
             game,
         }
     }
@@ -130,6 +151,7 @@ impl Document {
             start_position: self.start_position,
             rematch_of: self.rematch_of,
             changes_by_version: self.changes_by_version,
+            handovers: self.handovers,
         };
         (header, self.game)
     }
@@ -151,6 +173,13 @@ impl Document {
             }
         }
         let players = usize::from(doc.game.setup.players);
+        if let Some(h) = doc
+            .handovers
+            .iter()
+            .find(|h| usize::from(h.seat) >= players)
+        {
+            return Err(format!("a handover names seat {} of {players}", h.seat));
+        }
         if doc.seats.len() != players || doc.seat_tokens.len() != players {
             return Err(format!(
                 "{} seats and {} seat tokens for {players} players",
@@ -250,6 +279,7 @@ mod tests {
             start_position: start,
             rematch_of: None,
             changes_by_version: vec![0, 1],
+            handovers: Vec::new(),
         };
         Ok((header, game))
     }

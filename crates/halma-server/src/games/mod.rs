@@ -27,7 +27,7 @@ use document::{Document, Header};
 
 pub use ai::LONG_SEARCH;
 pub use new_game::{create, rematch};
-pub use play::{ai_turns, move_input, play, resign};
+pub use play::{ai_turns, hand_to_ai, move_input, play, resign};
 pub use read::{game, legal_moves, picture, record, suggest, Current};
 
 /// Default AI thinking time per move, in milliseconds.

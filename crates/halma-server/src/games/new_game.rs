@@ -112,11 +112,12 @@ async fn insert(
         start_position: notation::format_position(game.variant(), game.position()),
         rematch_of,
         changes_by_version: Vec::new(),
+        handovers: Vec::new(),
     };
     let id = new_id();
     let mut played = Vec::new();
     ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
-    header.note_write(crate::events::changes(&game));
+    header.note_write(crate::events::changes(&game, &[]));
     let json = Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;

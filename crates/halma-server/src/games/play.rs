@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use halma_rules::{notation, Game, IllegalMove, MoveInput, ResignError, Variant};
 
-use super::document::{Header, PlayedBy};
+use super::document::{Handover, Header, PlayedBy};
 use super::{ai, authorize, load, parse_cell, remember, views, Actor, Loaded};
 use crate::api::{MoveOutcome, MoveView, PlayMoveRequest};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
 use crate::state::AppState;
 use crate::store::Version;
+use crate::token::{SecretToken, TokenHash};
 
 /// Reads the move of a request.
 ///
@@ -155,6 +156,66 @@ pub async fn resign(
     save(state, id, expected, header, game, played).await
 }
 
+/// Hands seat `seat` to the AI at `level` (with the host token or the seat's own), so that the
+/// table can finish when its player leaves: the seat's token stops working, and when the seat
+/// is to move the AI moves at once.
+///
+/// # Errors
+/// 400 for a seat the game does not have or a level outside 1 to 10, 404, 403, 412, 409
+/// `seat_not_playing` (finished or out) or `seat_is_ai` (played by the AI already), 422
+/// `illegal_move` (`game_over`), 503.
+pub async fn hand_to_ai(
+    state: &AppState,
+    id: &str,
+    token: &str,
+    seat: u8,
+    level: u8,
+    expected: Version,
+) -> Result<(Version, MoveOutcome), ApiError> {
+    if !(1..=10).contains(&level) {
+        return Err(ApiError::BadRequest(format!(
+            "level {level} is not offered: the AI plays at levels 1 to 10."
+        )));
+    }
+    let (actor, Loaded { header, game, .. }) =
+        load_to_write(state, id, token, false, expected).await?;
+    let players = game.variant().players();
+    let Some(handed) = game.variant().seat(usize::from(seat)) else {
+        return Err(ApiError::BadRequest(format!(
+            "seat {seat} is not a seat of this game (seats 0 to {}).",
+            players - 1
+        )));
+    };
+    if matches!(actor, Actor::Seat(s) if s != seat) {
+        return Err(ApiError::InvalidToken);
+    }
+    if game.is_over() {
+        return Err(IllegalMove::GameOver.into());
+    }
+    if !game.position().is_active(handed) {
+        return Err(ApiError::SeatNotPlaying { seat });
+    }
+    let mut header = Arc::unwrap_or_clone(header);
+    let index = usize::from(seat);
+    if header.seats[index].kind == PlayedBy::Ai {
+        return Err(ApiError::SeatIsAi { seat });
+    }
+    header.seats[index].kind = PlayedBy::Ai;
+    header.seats[index].level = Some(level);
+    // Nobody learns the new token: the old one stops working, and the AI needs none.
+    header.seat_tokens[index] = TokenHash::of(SecretToken::generate().expose_secret());
+    header.handovers.push(Handover {
+        after: u32::try_from(game.record().len()).unwrap_or(u32::MAX),
+        resignations: u32::try_from(game.resignations().len()).unwrap_or(u32::MAX),
+        seat,
+        level,
+    });
+    let mut game = Arc::unwrap_or_clone(game);
+    let mut played = Vec::new();
+    ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
+    save(state, id, expected, Arc::new(header), game, played).await
+}
+
 /// Reads a game to change it at version `expected` with `token` (the host's when `host_only`),
 /// and who the token speaks for. The token is checked before the version.
 ///
@@ -191,7 +252,7 @@ async fn save(
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let mut header = Arc::unwrap_or_clone(header);
-    header.note_write(crate::events::changes(&game));
+    header.note_write(crate::events::changes(&game, &header.handovers));
     let header = Arc::new(header);
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()

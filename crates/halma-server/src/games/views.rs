@@ -5,8 +5,8 @@ use std::time::Duration;
 use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, Seat, Variant};
 
 use crate::api::{
-    ArmyView, GameRecord, GameResult, GameStatus, GameView, LegalMoveView, LegalMoves, MoveView,
-    PlaceView, ResignationView, SeatKind, SeatView, SuggestionView,
+    ArmyView, GameRecord, GameResult, GameStatus, GameView, HandoverView, LegalMoveView,
+    LegalMoves, MoveView, PlaceView, ResignationView, SeatKind, SeatView, SuggestionView,
 };
 use crate::games::document::{Header, PlayedBy};
 use crate::store::Version;
@@ -209,6 +209,15 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
         export: export_text(id, header, game, &moves, &resignations),
         moves,
         resignations,
+        handovers: header
+            .handovers
+            .iter()
+            .map(|h| HandoverView {
+                after: h.after,
+                seat: h.seat,
+                level: h.level,
+            })
+            .collect(),
         result,
         start_position: header.start_position.clone(),
         position,
@@ -266,8 +275,11 @@ fn export_text(
             .collect::<Vec<_>>()
             .join(",")
     };
-    // A resignation after `n` moves stands after the line of move `n`.
+    // A resignation or a handover after `n` moves stands after the line of move `n`.
     let resigned_after = |n: u32, out: &mut String| {
+        for h in header.handovers.iter().filter(|h| h.after == n) {
+            let _ = writeln!(out, "{} handed to the AI (level {})", h.seat + 1, h.level);
+        }
         for r in resignations.iter().filter(|r| r.after == n) {
             let _ = write!(out, "{} resigned", people(&r.seats));
             if !r.skipped.is_empty() {

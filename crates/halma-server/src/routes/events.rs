@@ -71,7 +71,7 @@ pub async fn game_events(
     match resume {
         Some(after) => listener.queue(&loaded, after),
         None => {
-            let included = events::changes(&loaded.game);
+            let included = events::changes(&loaded.game, &loaded.header.handovers);
             let view = views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
             listener
                 .pending
@@ -95,7 +95,7 @@ fn last_event_id(headers: &HeaderMap, loaded: &Loaded) -> Result<Option<u64>, Ap
     let Some(value) = headers.get("last-event-id") else {
         return Ok(None);
     };
-    let last = events::last_event_id(&loaded.game);
+    let last = events::last_event_id(&loaded.game, &loaded.header.handovers);
     let invalid = || {
         ApiError::BadRequest(format!(
             "Last-Event-ID must be the id of an event of this game: a whole number from 0 to {last}."
@@ -127,10 +127,12 @@ impl Listener {
             current: loaded.version,
             changes_by_version: &loaded.header.changes_by_version,
         };
-        for (id, event) in events::events_after(versions, &loaded.game, after) {
+        let handovers = &loaded.header.handovers;
+        for (id, event) in events::events_after(versions, &loaded.game, handovers, after) {
             let encoded = match &event {
                 GameEvent::Move(data_) => data(event.name(), id, data_),
                 GameEvent::Resigned(data_) => data(event.name(), id, data_),
+                GameEvent::HandedToAi(data_) => data(event.name(), id, data_),
                 GameEvent::Result(data_) => data(event.name(), id, data_),
             };
             self.pending

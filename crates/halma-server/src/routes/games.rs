@@ -39,6 +39,7 @@ pub fn configure(config: &mut web::ServiceConfig) {
         .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(picture)))
         .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
         .service(web::resource("/v1/games/{id}/seats/{seat}/resign").route(web::post().to(resign)))
+        .service(web::resource("/v1/games/{id}/seats/{seat}/ai").route(web::post().to(hand_to_ai)))
         .service(
             web::resource("/v1/games/{id}/events").route(web::get().to(super::events::game_events)),
         );
@@ -281,6 +282,49 @@ pub async fn resign(
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
     let (version, outcome) = games::resign(&state, &path.id, token, path.seat, expected).await?;
+    Ok(json_with_etag(StatusCode::OK, version, &outcome))
+}
+
+/// Body of `POST /v1/games/{id}/seats/{seat}/ai`.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct HandoverRequest {
+    /// The AI level that plays the seat from now on, 1 to 10 (default 10).
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<u8>,
+    /// The version the request is based on, when no `If-Match` header is sent.
+    pub version: Option<u64>,
+}
+
+/// Hands a seat to the AI, so that the table can finish when a player leaves: the AI plays
+/// the seat from now on at the level given, the seat's token stops working, and when the seat
+/// is to move the AI moves before the answer.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/seats/{seat}/ai",
+    tag = "games",
+    operation_id = "hand_to_ai",
+    params(SeatPath,
+        ("If-Match" = Option<String>, Header, nullable = false, description = "The version the change is based on; or send `version` in the body. One of the two is required (428 without)."),
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <token>`: the host token, or the seat's own.")),
+    request_body = HandoverRequest,
+    responses(
+        (status = 200, description = "The game after the change and the AI moves that followed.", body = MoveOutcome, headers(("ETag" = String, description = "The new version."))),
+        (status = "4XX", description = "400 a seat the game does not have or a level outside 1 to 10; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `seat_not_playing` or `seat_is_ai`; 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn hand_to_ai(
+    state: web::Data<AppState>,
+    path: web::Path<SeatPath>,
+    req: HttpRequest,
+    body: web::Json<HandoverRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let expected = expected_version(req.headers(), body.version)?;
+    let level = body.level.unwrap_or(games::DEFAULT_LEVEL);
+    let (version, outcome) =
+        games::hand_to_ai(&state, &path.id, token, path.seat, level, expected).await?;
     Ok(json_with_etag(StatusCode::OK, version, &outcome))
 }
 

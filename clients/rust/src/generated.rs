@@ -537,6 +537,10 @@ goal.*/
         pub first_seat: u8,
         ///The game's id.
         pub id: ::std::string::String,
+        /**The id of the last event of the game's stream (`GET /v1/games/{id}/events`) that this
+view includes: its moves, resignations and seats handed to the AI so far. A client that
+holds this view follows the game from here with `Last-Event-ID` set to it.*/
+        pub last_event_id: u64,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub last_move: ::std::option::Option<MoveView>,
         ///Moves played.
@@ -2667,6 +2671,7 @@ of the instance stayed busy for the whole budget.*/
             board: ::std::result::Result<super::BoardName, ::std::string::String>,
             first_seat: ::std::result::Result<u8, ::std::string::String>,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            last_event_id: ::std::result::Result<u64, ::std::string::String>,
             last_move: ::std::result::Result<
                 ::std::option::Option<super::MoveView>,
                 ::std::string::String,
@@ -2701,6 +2706,9 @@ of the instance stayed busy for the whole budget.*/
                     board: Err("no value supplied for board".to_string()),
                     first_seat: Err("no value supplied for first_seat".to_string()),
                     id: Err("no value supplied for id".to_string()),
+                    last_event_id: Err(
+                        "no value supplied for last_event_id".to_string(),
+                    ),
                     last_move: Ok(Default::default()),
                     move_count: Err("no value supplied for move_count".to_string()),
                     options: Err("no value supplied for options".to_string()),
@@ -2760,6 +2768,18 @@ of the instance stayed busy for the whole budget.*/
                 self.id = value
                     .try_into()
                     .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn last_event_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.last_event_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for last_event_id: {e}")
+                    });
                 self
             }
             pub fn last_move<T>(mut self, value: T) -> Self
@@ -2905,6 +2925,7 @@ of the instance stayed busy for the whole budget.*/
                     board: value.board?,
                     first_seat: value.first_seat?,
                     id: value.id?,
+                    last_event_id: value.last_event_id?,
                     last_move: value.last_move?,
                     move_count: value.move_count?,
                     options: value.options?,
@@ -2926,6 +2947,7 @@ of the instance stayed busy for the whole budget.*/
                     board: Ok(value.board),
                     first_seat: Ok(value.first_seat),
                     id: Ok(value.id),
+                    last_event_id: Ok(value.last_event_id),
                     last_move: Ok(value.last_move),
                     move_count: Ok(value.move_count),
                     options: Ok(value.options),

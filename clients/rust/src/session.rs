@@ -352,12 +352,12 @@ impl GameSession {
         self.read_if_changed(Some(wait_secs)).await
     }
 
-    /// The game's live events after what this session has seen (its moves so far): every
+    /// The game's live events after what this session has seen (its `last_event_id`): every
     /// later move, each AI reply on its own, and the result. Resumes by itself when the
     /// connection drops; see [`EventStream`](crate::EventStream).
     #[must_use]
     pub fn events(&self) -> crate::EventStream {
-        crate::EventStream::resume(&self.client, self.id(), u64::from(self.game.move_count))
+        crate::EventStream::resume(&self.client, self.id(), self.game.last_event_id)
     }
 
     /// The game's full record and its text export.

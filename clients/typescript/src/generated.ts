@@ -536,6 +536,13 @@ export interface components {
             first_seat: number;
             /** @description The game's id. */
             id: string;
+            /**
+             * Format: u-int64
+             * @description The id of the last event of the game's stream (`GET /v1/games/{id}/events`) that this
+             *     view includes: its moves, resignations and seats handed to the AI so far. A client that
+             *     holds this view follows the game from here with `Last-Event-ID` set to it.
+             */
+            last_event_id: number;
             last_move?: components["schemas"]["MoveView"] | null;
             /**
              * Format: u-int32

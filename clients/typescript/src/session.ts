@@ -18,6 +18,7 @@ import type {
   SuggestionView,
   operations,
 } from "./generated.js";
+import { followEvents, type FollowOptions, type GameEvent } from "./events.js";
 import { bearer, entityTag, etagVersion } from "./headers.js";
 
 /** The query of a suggestion (`level` 1 to 10, `time_ms`); absent members take the defaults. */
@@ -262,6 +263,57 @@ export class GameSession {
       }),
     );
     return this.#rememberOutcome(answer);
+  }
+
+  /**
+   * Seat `seat` resigns (the session's token must be that seat's or the host's): it is out of
+   * the game, its pieces stay, and the others play on; with two sides the other one wins.
+   * Resolves to the AI moves that followed.
+   *
+   * @throws {@link ProblemError} 409 `seat_not_playing`, 422 `illegal_move` (`game_over`),
+   * 412 `version_mismatch`, 403 `invalid_token`, and the failures every request may have.
+   */
+  async resign(seat: number, options?: CallOptions): Promise<MoveView[]> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/seats/{seat}/resign", {
+        params: { path: { id: this.id, seat }, header: this.#writeHeaders() },
+        body: {},
+        ...init(options),
+      }),
+    );
+    return this.#rememberOutcome(answer);
+  }
+
+  /**
+   * Hands seat `seat` to the AI at `level` (1 to 10), with the host's token or the seat's
+   * own, so that the table can finish when its player leaves; the seat's token stops
+   * working. Resolves to the AI moves that followed.
+   *
+   * @throws {@link ProblemError} 400 for a level outside 1 to 10, 409 `seat_not_playing` or
+   * `seat_is_ai`, 422 `illegal_move` (`game_over`), 412, 403, and the failures every request
+   * may have.
+   */
+  async handToAi(seat: number, level: number, options?: CallOptions): Promise<MoveView[]> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/seats/{seat}/ai", {
+        params: { path: { id: this.id, seat }, header: this.#writeHeaders() },
+        body: { level },
+        ...init(options),
+      }),
+    );
+    return this.#rememberOutcome(answer);
+  }
+
+  /**
+   * The game's live events after what this session has seen (its `last_event_id`): see
+   * {@link followEvents}. The session itself is not changed by them; call
+   * {@link GameSession.refresh} to bring it up to date.
+   */
+  events(options: Omit<FollowOptions, "lastEventId"> = {}): AsyncGenerator<GameEvent> {
+    return followEvents(this.#client, this.id, {
+      ...options,
+      lastEventId: this.game.last_event_id,
+    });
   }
 
   /**

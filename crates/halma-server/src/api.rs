@@ -185,6 +185,10 @@ pub struct GameView {
     pub result: Option<GameResult>,
     /// Moves played.
     pub move_count: u32,
+    /// The id of the last event of the game's stream (`GET /v1/games/{id}/events`) that this
+    /// view includes: its moves, resignations and seats handed to the AI so far. A client that
+    /// holds this view follows the game from here with `Last-Event-ID` set to it.
+    pub last_event_id: u64,
     /// The last move.
     pub last_move: Option<MoveView>,
     /// The position in the notation (see the rules crate's `notation` module).

@@ -9,7 +9,9 @@ import {
   ProblemError,
   TransportError,
   createHalmaClient,
+  followEvents,
   isProblem,
+  type GameEvent,
   type HalmaClient,
   type ProblemCode,
   type types,
@@ -243,4 +245,68 @@ test("the README's example plays a game against the AI to the end", async () => 
   const result = await playAgainstTheAi(server.baseUrl);
   const places = result.ranking.flatMap((place) => place.seats);
   assert.deepEqual([...places].sort(), [0, 1], "both seats are ranked");
+});
+
+test("the event stream: the game, each move, whose turn; resumed after a drop", async () => {
+  const { session } = await GameSession.create(
+    client,
+    twoPlayers("star", { kind: "ai", level: 1 }),
+  );
+  const controller = new AbortController();
+  const seen: GameEvent[] = [];
+  const reading = (async () => {
+    for await (const event of followEvents(client, session.id, { signal: controller.signal })) {
+      seen.push(event);
+      if (seen.length === 3) {
+        controller.abort();
+      }
+    }
+  })();
+  // Wait for the first event (the game), then move: our move and the AI's reply follow.
+  while (seen.length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const { moves } = await session.legalMoves();
+  const first = moves[0];
+  assert.ok(first !== undefined);
+  await session.play(first.from, first.to);
+  await assert.rejects(reading);
+  assert.deepEqual(
+    seen.map((e) => [e.id, e.kind]),
+    [
+      [0, "game"],
+      [1, "move"],
+      [2, "move"],
+    ],
+  );
+  const reply = seen[2];
+  assert.ok(reply?.kind === "move");
+  assert.equal(reply.data.move.seat, 1);
+  assert.equal(reply.data.to_move, 0);
+  assert.equal(reply.data.version, session.version);
+
+  // Resuming after event 1 gives exactly event 2, then live events.
+  const resumed = followEvents(client, session.id, { lastEventId: 1 });
+  const next = await resumed.next();
+  assert.ok(!next.done && next.value.kind === "move" && next.value.id === 2);
+  const again = await session.legalMoves();
+  const second = again.moves[0];
+  assert.ok(second !== undefined);
+  await session.play(second.from, second.to);
+  const live = await resumed.next();
+  assert.ok(!live.done && live.value.id === 3);
+  await resumed.return();
+
+  // The session's own helper starts after what it has seen.
+  const fromSession = session.events();
+  await session.resign(0);
+  const resigned = await fromSession.next();
+  assert.ok(!resigned.done && resigned.value.kind === "resigned");
+  assert.deepEqual(resigned.value.data.seats, [0]);
+  const result = await fromSession.next();
+  assert.ok(!result.done && result.value.kind === "result");
+  assert.ok((await fromSession.next()).done, "the stream ends after the result");
+
+  // An id the game does not have is refused.
+  await problemOf(followEvents(client, session.id, { lastEventId: 99 }).next(), "bad_request");
 });

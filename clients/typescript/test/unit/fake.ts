@@ -115,6 +115,7 @@ export function gameView(id: string, version: number, toMove = 0): types.GameVie
     status: "ongoing",
     result: null,
     move_count: version - 1,
+    last_event_id: version - 1,
     last_move: null,
     position: "square8 2 - e1/a5 1 0,0",
   };

@@ -172,6 +172,7 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
         },
         result: game.outcome().map(result_view),
         move_count: u32::try_from(record.len()).unwrap_or(u32::MAX),
+        last_event_id: crate::events::changes(game, &header.handovers),
         last_move: record.last().map(|m| move_view(board, record.len() - 1, m)),
         position: notation::format_position(variant, pos),
     }

@@ -132,7 +132,7 @@ impl EventStream {
     /// # Errors
     /// A problem answered when (re)connecting: 404 `game_not_found`, 400 for a
     /// `Last-Event-ID` the game does not have, 503 `too_many_streams` or `store_unavailable`
-    /// after [`MAX_RECONNECTS`] attempts; [`HalmaError::Transport`] when the service cannot be
+    /// after five attempts in a row; [`HalmaError::Transport`] when the service cannot be
     /// reached that often in a row; [`HalmaError::InvalidBody`] for an event whose data does
     /// not decode. The stream can be polled again after an error: it reconnects.
     pub async fn next(&mut self) -> Option<Result<(u64, GameEvent), HalmaError>> {

@@ -1,8 +1,8 @@
 //! What every search strategy shares: the [`Strategy`] trait, the budget and the clock, the
 //! result, and move ordering by history and forward progress; and for the two tree searches
-//! ([`crate::Pvs`] and [`crate::Brs`]) their common state ([`SearchCore`]: table, ordering,
-//! principal variation, repetitions) and the one iterative-deepening driver ([`deepen`]) that
-//! runs either of them through the small [`Deepening`] trait.
+//! ([`crate::Pvs`] and [`crate::Brs`]) their common state (`SearchCore`: table, ordering,
+//! principal variation, repetitions) and the one iterative-deepening driver (`deepen`) that
+//! runs either of them through the small `Deepening` trait.
 
 use std::iter::StepBy;
 use std::ops::RangeInclusive;

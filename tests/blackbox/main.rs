@@ -79,4 +79,5 @@ on_both_stores! {
         crate::events::with_two_players_a_resignation_ends_the_game,
     seats_handed_to_the_ai_finish_the_game =>
         crate::events::seats_handed_to_the_ai_finish_the_game,
+    any_ply_can_be_seen => crate::sessions::any_ply_can_be_seen,
 }

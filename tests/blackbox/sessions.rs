@@ -188,3 +188,58 @@ pub async fn boards_rules_health_and_rematch(server: &TestServer) {
         no_grace.game().position
     );
 }
+
+pub async fn any_ply_can_be_seen(server: &TestServer) {
+    let client = server.client();
+    let (mut host, _tokens) = GameSession::create(client, two_player_star())
+        .await
+        .unwrap();
+    let start = host.game().position.clone();
+    let mut positions = vec![start.clone()];
+    for _ in 0..4 {
+        let moves = host.legal_moves().await.unwrap();
+        host.play(&moves.moves[0].from, &moves.moves[0].to)
+            .await
+            .unwrap();
+        positions.push(host.game().position.clone());
+    }
+    for (ply, expected) in positions.iter().enumerate() {
+        let view = client
+            .get_game()
+            .id(host.id())
+            .ply(u32::try_from(ply).unwrap())
+            .send()
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(&view.position, expected, "ply {ply}");
+        assert_eq!(view.move_count as usize, ply);
+        assert_eq!(
+            view.last_move.map(|m| m.ply as usize),
+            (ply > 0).then_some(ply)
+        );
+        assert_eq!(
+            view.version,
+            host.version(),
+            "the game's version, not the ply's"
+        );
+    }
+    let err = client
+        .get_game()
+        .id(host.id())
+        .ply(5_u32)
+        .send()
+        .await
+        .map_err(HalmaError::from);
+    let err = assert_problem(err, StatusCode::BAD_REQUEST, ProblemCode::BadRequest);
+    assert!(err.to_string().contains("4 moves"), "{err}");
+    let err = client
+        .get_game()
+        .id(host.id())
+        .ply(1_u32)
+        .wait_secs(1_u64)
+        .send()
+        .await
+        .map_err(HalmaError::from);
+    assert_problem(err, StatusCode::BAD_REQUEST, ProblemCode::BadRequest);
+}

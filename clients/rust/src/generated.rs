@@ -5870,12 +5870,14 @@ Sends a `GET` request to `/v1/games/{id}`
 
 Arguments:
 - `id`: The game's id.
+- `ply`: The game as it stood after this ply (0: the start), read-only; not with `wait_secs`.
 - `wait_secs`: Long polling: with `If-None-Match` naming the current version, wait up to this many
 seconds (at most 30) for the game to change before answering 304.
 - `if_none_match`: An entity tag from an earlier answer: 304 when the game has not changed.
 ```ignore
 let response = client.get_game()
     .id(id)
+    .ply(ply)
     .wait_secs(wait_secs)
     .if_none_match(if_none_match)
     .send()
@@ -6429,6 +6431,7 @@ pub mod builder {
     pub struct GetGame<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
+        ply: Result<Option<u32>, String>,
         wait_secs: Result<Option<u64>, String>,
         if_none_match: Result<Option<::std::string::String>, String>,
     }
@@ -6437,6 +6440,7 @@ pub mod builder {
             Self {
                 client: client,
                 id: Err("id was not initialized".to_string()),
+                ply: Ok(None),
                 wait_secs: Ok(None),
                 if_none_match: Ok(None),
             }
@@ -6451,6 +6455,16 @@ pub mod builder {
                     "conversion to `:: std :: string :: String` for id failed"
                         .to_string()
                 });
+            self
+        }
+        pub fn ply<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u32>,
+        {
+            self.ply = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u32` for ply failed".to_string());
             self
         }
         pub fn wait_secs<V>(mut self, value: V) -> Self
@@ -6480,8 +6494,9 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::GameView>, Error<types::Problem>> {
-            let Self { client, id, wait_secs, if_none_match } = self;
+            let Self { client, id, ply, wait_secs, if_none_match } = self;
             let id = id.map_err(Error::InvalidRequest)?;
+            let ply = ply.map_err(Error::InvalidRequest)?;
             let wait_secs = wait_secs.map_err(Error::InvalidRequest)?;
             let if_none_match = if_none_match.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -6506,6 +6521,7 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
+                .query(&progenitor_client::QueryParam::new("ply", &ply))
                 .query(&progenitor_client::QueryParam::new("wait_secs", &wait_secs))
                 .headers(header_map)
                 .build()?;

@@ -1366,6 +1366,8 @@ export interface operations {
                  *     seconds (at most 30) for the game to change before answering 304.
                  */
                 wait_secs?: number;
+                /** @description The game as it stood after this ply (0: the start), read-only; not with `wait_secs`. */
+                ply?: number;
             };
             header?: {
                 /** @description An entity tag from an earlier answer: 304 when the game has not changed. */

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use halma_rules::IllegalMove;
+use std::sync::Arc;
+
+use halma_rules::{notation, Game, IllegalMove, MoveInput};
 
 use super::{ai, load, parse_cell, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
 use crate::api::{GameRecord, GameView, LegalMoves, SuggestionQuery, SuggestionView};
@@ -24,6 +26,48 @@ pub enum Current<T> {
     Unchanged(Version),
 }
 
+/// The game as it stood after ply `ply` (with the resignations made before the next move),
+/// replayed from its start position and record.
+///
+/// # Errors
+/// 400 `bad_request` for a ply the game has not reached; 500 when the stored record does not
+/// replay (a corrupt document).
+pub fn at_ply(id: &str, loaded: &Loaded, ply: u32) -> Result<Game, ApiError> {
+    let game = &loaded.game;
+    let plies = game.record().len();
+    let upto = usize::try_from(ply).unwrap_or(usize::MAX);
+    if upto > plies {
+        return Err(ApiError::BadRequest(format!(
+            "ply {ply} is not a ply of this game: it has {plies} moves (ply 0 is the start)."
+        )));
+    }
+    if upto == plies {
+        return Ok((*loaded.game).clone());
+    }
+    let variant = Arc::clone(game.variant());
+    let corrupt = |detail: String| super::corrupt(id, &detail);
+    let start = notation::parse_position_with(&variant, &loaded.header.start_position)
+        .map_err(|e| corrupt(format!("the start position does not read: {e}")))?;
+    let mut replay = Game::from_position(variant, game.first(), start);
+    let mut resignations = game.resignations().iter().peekable();
+    for (index, played) in game.record().iter().enumerate().take(upto + 1) {
+        while let Some(r) = resignations.next_if(|r| r.after <= index) {
+            if let Some(&seat) = r.seats.first() {
+                replay
+                    .resign(seat)
+                    .map_err(|e| corrupt(format!("resignation after {index} moves: {e}")))?;
+            }
+        }
+        if index == upto {
+            break;
+        }
+        replay
+            .play(&MoveInput::Path(played.path.clone()))
+            .map_err(|e| corrupt(format!("move {}: {e}", index + 1)))?;
+    }
+    Ok(replay)
+}
+
 /// Reads a game unless its version is one the client has (`known`); then waits up to `wait`
 /// for a change (long polling). The wait is on the store's change notifications (the same
 /// ones the event streams follow), so a waiting client costs nothing until the game changes.
@@ -33,9 +77,27 @@ pub enum Current<T> {
 pub async fn game(
     state: &AppState,
     id: &str,
+    ply: Option<u32>,
     known: impl Fn(Version) -> bool,
     wait: Duration,
 ) -> Result<Current<GameView>, ApiError> {
+    if let Some(ply) = ply {
+        if !wait.is_zero() {
+            return Err(ApiError::BadRequest(
+                "`ply` shows a past position and cannot be combined with `wait_secs`.".into(),
+            ));
+        }
+        let loaded = load(state, id).await?;
+        if known(loaded.version) {
+            return Ok(Current::Unchanged(loaded.version));
+        }
+        let past = at_ply(id, &loaded, ply)?;
+        // The seats handed to the AI later are not part of that past.
+        let mut header = (*loaded.header).clone();
+        header.handovers.retain(|h| h.after <= ply);
+        let view = views::game_view(id, loaded.version, &header, &past);
+        return Ok(Current::Changed(loaded.version, view));
+    }
     let deadline = Instant::now() + wait;
     // Watching starts before the read: a write between the two still wakes the wait.
     let mut changes = (!wait.is_zero()).then(|| state.store.changes().watch(id));
@@ -90,12 +152,18 @@ pub async fn record(state: &AppState, id: &str) -> Result<(Version, GameRecord),
 pub async fn picture(
     state: &AppState,
     id: &str,
+    ply: Option<u32>,
     known: impl Fn(Version) -> bool,
 ) -> Result<Current<String>, ApiError> {
-    let Loaded { version, game, .. } = load(state, id).await?;
+    let loaded = load(state, id).await?;
+    let version = loaded.version;
     if known(version) {
         return Ok(Current::Unchanged(version));
     }
+    let game = match ply {
+        Some(ply) => Arc::new(at_ply(id, &loaded, ply)?),
+        None => loaded.game,
+    };
     let options = halma_render::RenderOptions {
         highlight: game
             .record()

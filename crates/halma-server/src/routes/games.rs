@@ -163,6 +163,17 @@ pub struct GetGameQuery {
     /// Long polling: with `If-None-Match` naming the current version, wait up to this many
     /// seconds (at most 30) for the game to change before answering 304.
     pub wait_secs: Option<u64>,
+    /// The game as it stood after this ply (0: the start), read-only; not with `wait_secs`.
+    pub ply: Option<u32>,
+}
+
+/// The query of a board picture.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PictureQuery {
+    /// The board as it stood after this ply (0: the start).
+    pub ply: Option<u32>,
 }
 
 /// Reads a game.
@@ -188,10 +199,12 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let wait = Duration::from_secs(query.wait_secs.unwrap_or(0).min(MAX_WAIT_SECS));
     let known = |version| none_match(req.headers(), version);
-    Ok(match games::game(&state, &path.id, known, wait).await? {
-        Current::Changed(version, view) => json_with_etag(StatusCode::OK, version, &view),
-        Current::Unchanged(version) => not_modified(version),
-    })
+    Ok(
+        match games::game(&state, &path.id, query.ply, known, wait).await? {
+            Current::Changed(version, view) => json_with_etag(StatusCode::OK, version, &view),
+            Current::Unchanged(version) => not_modified(version),
+        },
+    )
 }
 
 /// Lists the legal moves of the seat to move.
@@ -414,10 +427,11 @@ pub async fn record(
 pub async fn picture(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
+    query: web::Query<PictureQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let known = |version| none_match(req.headers(), version);
-    let (version, svg) = match games::picture(&state, &path.id, known).await? {
+    let (version, svg) = match games::picture(&state, &path.id, query.ply, known).await? {
         Current::Changed(version, svg) => (version, svg),
         Current::Unchanged(version) => return Ok(not_modified(version)),
     };

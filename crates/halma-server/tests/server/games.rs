@@ -304,6 +304,18 @@ async fn moves_and_their_error_paths() {
         picture.contains("<svg") && picture.trim_end().ends_with("</svg>"),
         "{picture}"
     );
+    // A past ply draws that position: the start differs from now, ply 3 is now.
+    let at = |ply: u32| format!("/v1/games/{id}/board.svg?ply={ply}");
+    let start = api.get(&at(0)).await;
+    assert_eq!(start.status(), StatusCode::OK);
+    assert_ne!(start.text().await.unwrap(), picture);
+    assert_eq!(api.get(&at(3)).await.text().await.unwrap(), picture);
+    problem(
+        api.get(&at(4)).await,
+        StatusCode::BAD_REQUEST,
+        "bad_request",
+    )
+    .await;
 }
 
 #[tokio::test]

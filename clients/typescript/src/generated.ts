@@ -376,10 +376,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of the games finished on this service, per board, player count and rule set:
+         *     games finished, wins by turn order (the first-move advantage), draws by reason, the AI's
+         *     levels against humans, and game lengths. Each finished game counts once, in the same
+         *     atomic write as its last move; shared by every instance of one store.
+         */
+        get: operations["game_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finished games played under a name that joined seats through invitations: games,
+         *     wins and places. Names are not accounts: anyone may join under any name. A name never
+         *     seen has no games.
+         */
+        get: operations["player_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The AI at one level against humans. */
+        AiLevelStats: {
+            /**
+             * Format: u-int64
+             * @description Games an AI seat of this level played with humans at the table.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The level.
+             */
+            level: number;
+            /**
+             * Format: u-int64
+             * @description Of those, the games it won.
+             */
+            wins: number;
+        };
         /**
          * @description Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
          *     based on, when no `If-Match` header is sent.
@@ -547,6 +608,16 @@ export interface components {
             invitations: components["schemas"]["Invitation"][];
             /** @description The secret tokens. */
             tokens: components["schemas"]["GameTokens"];
+        };
+        /** @description Draws of one reason. */
+        DrawCount: {
+            /**
+             * Format: u-int64
+             * @description How many.
+             */
+            games: number;
+            /** @description Why the games were drawn. */
+            reason: components["schemas"]["DrawReason"];
         };
         /**
          * @description Why a game ended in a draw.
@@ -899,6 +970,19 @@ export interface components {
             /** @description End cell. */
             to: string;
         };
+        /** @description Games that ended at one place. */
+        PlaceCount: {
+            /**
+             * Format: u-int64
+             * @description How many games.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The place.
+             */
+            place: number;
+        };
         /** @description One place of the final ranking. */
         PlaceView: {
             /**
@@ -943,6 +1027,26 @@ export interface components {
              * @default null
              */
             version?: number | null;
+        };
+        /**
+         * @description The record of a name that joined games through invitations. Names are not accounts:
+         *     anyone may join under any name, and every game played under it counts here.
+         */
+        PlayerStats: {
+            /**
+             * Format: u-int64
+             * @description Finished games played under it.
+             */
+            games: number;
+            /** @description The name. */
+            name: string;
+            /** @description Games by place reached (1 for first). */
+            places: components["schemas"]["PlaceCount"][];
+            /**
+             * Format: u-int64
+             * @description Of those, the games won.
+             */
+            wins: number;
         };
         /**
          * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
@@ -1323,6 +1427,52 @@ export interface components {
          * @enum {string}
          */
         Standing: "finished" | "last" | "left_home_too_late" | "resigned" | "drawn" | "unplaced";
+        /** @description The finished games of one board, player count and rule set. */
+        StatsGroup: {
+            /** @description AI seats in games with at least one human seat, by level: games and wins. */
+            ai_levels: components["schemas"]["AiLevelStats"][];
+            /**
+             * Format: double
+             * @description Mean game length in plies.
+             */
+            average_plies: number;
+            /** @description The board. */
+            board: components["schemas"]["BoardName"];
+            /** @description Draws by reason. */
+            draws: components["schemas"]["DrawCount"][];
+            /**
+             * Format: u-int64
+             * @description Games finished.
+             */
+            games_finished: number;
+            /**
+             * Format: u-int32
+             * @description Median game length in plies.
+             */
+            median_plies: number;
+            /**
+             * Format: u-int8
+             * @description Number of players.
+             */
+            players: number;
+            /** @description The rule options as the position notation writes them (`-`: the defaults). */
+            rules: string;
+            /**
+             * Format: u-int64
+             * @description Games whose first place was shared (play-on off, several finishing at once).
+             */
+            shared_wins: number;
+            /**
+             * @description Games won by the seat that moved first, second, ... in turn order (index 0: the first
+             *     mover), whoever the seats were.
+             */
+            wins_by_turn_order: number[];
+        };
+        /** @description Statistics of finished games: one group per board, player count and rule set. */
+        StatsView: {
+            /** @description The groups, by board, player count and rules. */
+            groups: components["schemas"]["StatsGroup"][];
+        };
         /** @description A suggested move for the seat to move, with the search's statistics. */
         SuggestionView: {
             /**
@@ -1384,6 +1534,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AiLevelStats = components['schemas']['AiLevelStats'];
 export type AiTurnsRequest = components['schemas']['AiTurnsRequest'];
 export type ArmyView = components['schemas']['ArmyView'];
 export type BackwardStepsRule = components['schemas']['BackwardStepsRule'];
@@ -1395,6 +1546,7 @@ export type CellView = components['schemas']['CellView'];
 export type CornerView = components['schemas']['CornerView'];
 export type CreateGameRequest = components['schemas']['CreateGameRequest'];
 export type CreatedGame = components['schemas']['CreatedGame'];
+export type DrawCount = components['schemas']['DrawCount'];
 export type DrawReason = components['schemas']['DrawReason'];
 export type ForeignCornersRule = components['schemas']['ForeignCornersRule'];
 export type GameRecord = components['schemas']['GameRecord'];
@@ -1417,8 +1569,10 @@ export type LobbyPage = components['schemas']['LobbyPage'];
 export type MoveEvent = components['schemas']['MoveEvent'];
 export type MoveOutcome = components['schemas']['MoveOutcome'];
 export type MoveView = components['schemas']['MoveView'];
+export type PlaceCount = components['schemas']['PlaceCount'];
 export type PlaceView = components['schemas']['PlaceView'];
 export type PlayMoveRequest = components['schemas']['PlayMoveRequest'];
+export type PlayerStats = components['schemas']['PlayerStats'];
 export type Problem = components['schemas']['Problem'];
 export type ProblemCode = components['schemas']['ProblemCode'];
 export type ProblemReason = components['schemas']['ProblemReason'];
@@ -1436,6 +1590,8 @@ export type SeatLeftEvent = components['schemas']['SeatLeftEvent'];
 export type SeatRequest = components['schemas']['SeatRequest'];
 export type SeatView = components['schemas']['SeatView'];
 export type Standing = components['schemas']['Standing'];
+export type StatsGroup = components['schemas']['StatsGroup'];
+export type StatsView = components['schemas']['StatsView'];
 export type SuggestionView = components['schemas']['SuggestionView'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -2352,6 +2508,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleOptionList"];
+                };
+            };
+        };
+    };
+    game_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsView"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    player_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name, as joined (1 to 64 characters). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The name's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStats"];
+                };
+            };
+            /** @description 400 a name that cannot be one (empty, over 64 characters, control characters). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -9,6 +9,7 @@ pub mod games;
 pub mod health;
 pub mod lobby;
 pub mod seats;
+pub mod stats;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -21,6 +22,7 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .configure(games::configure)
         .configure(seats::configure)
         .configure(lobby::configure)
+        .configure(stats::configure)
         .configure(boards::configure)
         .configure(|config| docs::configure(config, openapi));
 }

@@ -269,3 +269,26 @@ async fn a_waiting_game_expires() {
     let page: LobbyPage = api.get("/v1/lobby").await.json().await.unwrap();
     assert!(page.games.is_empty());
 }
+
+#[tokio::test]
+async fn player_names_in_statistics_are_checked() {
+    let api = Api::spawn(Config::default()).await;
+    let long = "x".repeat(65);
+    for name in [long.as_str(), "a%0Ab", "%20"] {
+        problem(
+            api.get(&format!("/v1/stats/players/{name}")).await,
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        )
+        .await;
+    }
+    let r = api.get("/v1/stats/players/Nobody%20Yet").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let record: Value = r.json().await.unwrap();
+    assert_eq!(record["name"], "Nobody Yet");
+    assert_eq!(record["games"], 0);
+    let r = api.get("/v1/stats").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let stats: Value = r.json().await.unwrap();
+    assert_eq!(stats["groups"], json!([]));
+}

@@ -7488,7 +7488,9 @@ let response = client.ai_turns()
     /**Follows a game live
 
 A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
-`GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+`GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
+or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
+per move (a `MoveEvent`: every AI reply is an event of
 its own, and each says whose turn it is next), a `resigned` event per resignation (a
 `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
 the stream closes. Comment lines keep an idle stream open.

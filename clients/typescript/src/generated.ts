@@ -146,7 +146,9 @@ export interface paths {
         /**
          * Follows a game live.
          * @description A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
-         *     `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+         *     `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
+         *     or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
+         *     per move (a `MoveEvent`: every AI reply is an event of
          *     its own, and each says whose turn it is next), a `resigned` event per resignation (a
          *     `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
          *     the stream closes. Comment lines keep an idle stream open.
@@ -1919,7 +1921,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `result` (a ResultEvent, last). */
+            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `seat_joined` and `seat_left` (a SeatJoinedEvent or SeatLeftEvent per seat taken or given up while the game waits), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `handed_to_ai` (a HandoverEvent), `result` (a ResultEvent, last), or `gone` (the game expired or was cancelled, last). */
             200: {
                 headers: {
                     [name: string]: unknown;

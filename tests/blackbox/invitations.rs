@@ -255,6 +255,26 @@ pub async fn a_four_seat_game_filled_through_invitations_is_played_to_the_end(se
     assert!(matches!(seen.last(), Some((_, GameEvent::Result(_)))));
     assert_eq!(end.last_event_id + 1, *ids.last().unwrap());
 
+    // The record keeps the seat changes.
+    let record = players[0].record().await.unwrap();
+    let changes: Vec<(u8, types::SeatChangeKind, Option<String>)> = record
+        .seat_changes
+        .iter()
+        .map(|c| (c.seat, c.change, c.name.clone()))
+        .collect();
+    let joined = |seat, name: &str| (seat, types::SeatChangeKind::Joined, Some(name.to_owned()));
+    assert_eq!(
+        changes,
+        [
+            joined(1, "Ada"),
+            joined(2, "Bo"),
+            (2, types::SeatChangeKind::Left, None),
+            joined(2, "Cy"),
+            joined(3, "Di"),
+        ]
+    );
+    assert!(record.seat_changes.iter().all(|c| c.after == 0));
+
     // The names that joined have a record; the one who left played no game, nor did the host.
     let placed = |seat: u8| {
         end.result

@@ -466,6 +466,8 @@ goal.*/
         pub resignations: ::std::vec::Vec<ResignationView>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<GameResult>,
+        ///The seats taken and given up while the game waited for players, in order.
+        pub seat_changes: ::std::vec::Vec<SeatChangeView>,
         ///The starting position in the notation.
         pub start_position: ::std::string::String,
         ///The game's version.
@@ -1425,6 +1427,78 @@ for 2-player square games).*/
     }
     impl RulesInForce {
         pub fn builder() -> builder::RulesInForce {
+            Default::default()
+        }
+    }
+    ///What happened to a seat while the game waited for players.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SeatChangeKind {
+        #[serde(rename = "joined")]
+        Joined,
+        #[serde(rename = "left")]
+        Left,
+    }
+    impl ::std::fmt::Display for SeatChangeKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Joined => f.write_str("joined"),
+                Self::Left => f.write_str("left"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SeatChangeKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "joined" => Ok(Self::Joined),
+                "left" => Ok(Self::Left),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SeatChangeKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SeatChangeKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///A seat taken or given up while the game waited for players, in a game's record.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatChangeView {
+        ///How many moves had been played (some, in a game started from a record).
+        pub after: u32,
+        pub change: SeatChangeKind,
+        ///The name joined with (for `joined`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        ///The seat.
+        pub seat: u8,
+    }
+    impl SeatChangeView {
+        pub fn builder() -> builder::SeatChangeView {
             Default::default()
         }
     }
@@ -2731,6 +2805,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<super::GameResult>,
                 ::std::string::String,
             >,
+            seat_changes: ::std::result::Result<
+                ::std::vec::Vec<super::SeatChangeView>,
+                ::std::string::String,
+            >,
             start_position: ::std::result::Result<
                 ::std::string::String,
                 ::std::string::String,
@@ -2751,6 +2829,7 @@ of the instance stayed busy for the whole budget.*/
                     position: Err("no value supplied for position".to_string()),
                     resignations: Err("no value supplied for resignations".to_string()),
                     result: Ok(Default::default()),
+                    seat_changes: Err("no value supplied for seat_changes".to_string()),
                     start_position: Err(
                         "no value supplied for start_position".to_string(),
                     ),
@@ -2889,6 +2968,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn seat_changes<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::SeatChangeView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat_changes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat_changes: {e}")
+                    });
+                self
+            }
             pub fn start_position<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::string::String>,
@@ -2933,6 +3024,7 @@ of the instance stayed busy for the whole budget.*/
                     position: value.position?,
                     resignations: value.resignations?,
                     result: value.result?,
+                    seat_changes: value.seat_changes?,
                     start_position: value.start_position?,
                     version: value.version?,
                 })
@@ -2952,6 +3044,7 @@ of the instance stayed busy for the whole budget.*/
                     position: Ok(value.position),
                     resignations: Ok(value.resignations),
                     result: Ok(value.result),
+                    seat_changes: Ok(value.seat_changes),
                     start_position: Ok(value.start_position),
                     version: Ok(value.version),
                 }
@@ -6317,6 +6410,99 @@ of the instance stayed busy for the whole budget.*/
                     six_pieces: Ok(value.six_pieces),
                     small_camps: Ok(value.small_camps),
                     teams: Ok(value.teams),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SeatChangeView {
+            after: ::std::result::Result<u32, ::std::string::String>,
+            change: ::std::result::Result<super::SeatChangeKind, ::std::string::String>,
+            name: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatChangeView {
+            fn default() -> Self {
+                Self {
+                    after: Err("no value supplied for after".to_string()),
+                    change: Err("no value supplied for change".to_string()),
+                    name: Ok(Default::default()),
+                    seat: Err("no value supplied for seat".to_string()),
+                }
+            }
+        }
+        impl SeatChangeView {
+            pub fn after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for after: {e}")
+                    });
+                self
+            }
+            pub fn change<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::SeatChangeKind>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.change = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for change: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatChangeView> for super::SeatChangeView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatChangeView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    after: value.after?,
+                    change: value.change?,
+                    name: value.name?,
+                    seat: value.seat?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatChangeView> for SeatChangeView {
+            fn from(value: super::SeatChangeView) -> Self {
+                Self {
+                    after: Ok(value.after),
+                    change: Ok(value.change),
+                    name: Ok(value.name),
+                    seat: Ok(value.seat),
                 }
             }
         }

@@ -661,6 +661,8 @@ export interface components {
             /** @description Every resignation, in order. */
             resignations: components["schemas"]["ResignationView"][];
             result?: components["schemas"]["GameResult"] | null;
+            /** @description The seats taken and given up while the game waited for players, in order. */
+            seat_changes: components["schemas"]["SeatChangeView"][];
             /** @description The starting position in the notation. */
             start_position: string;
             /**
@@ -1326,6 +1328,28 @@ export interface components {
             /** @description Teams (`teams`). */
             teams: boolean;
         };
+        /**
+         * @description What happened to a seat while the game waited for players.
+         * @enum {string}
+         */
+        SeatChangeKind: "joined" | "left";
+        /** @description A seat taken or given up while the game waited for players, in a game's record. */
+        SeatChangeView: {
+            /**
+             * Format: u-int32
+             * @description How many moves had been played (some, in a game started from a record).
+             */
+            after: number;
+            /** @description `joined` or `left`. */
+            change: components["schemas"]["SeatChangeKind"];
+            /** @description The name joined with (for `joined`). */
+            name?: string | null;
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+        };
         /** @description The data of a `seat_joined` event: someone took an open seat. */
         SeatJoinedEvent: {
             /** @description The name the player joined with. */
@@ -1586,6 +1610,8 @@ export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];
 export type RuleOptions = components['schemas']['RuleOptions'];
 export type RulesInForce = components['schemas']['RulesInForce'];
+export type SeatChangeKind = components['schemas']['SeatChangeKind'];
+export type SeatChangeView = components['schemas']['SeatChangeView'];
 export type SeatJoinedEvent = components['schemas']['SeatJoinedEvent'];
 export type SeatKind = components['schemas']['SeatKind'];
 export type SeatLeftEvent = components['schemas']['SeatLeftEvent'];

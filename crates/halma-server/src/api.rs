@@ -443,6 +443,8 @@ pub struct GameRecord {
     pub resignations: Vec<ResignationView>,
     /// Every seat handed to the AI during the game, in order.
     pub handovers: Vec<HandoverView>,
+    /// The seats taken and given up while the game waited for players, in order.
+    pub seat_changes: Vec<SeatChangeView>,
     /// The result, once finished.
     pub result: Option<GameResult>,
     /// The starting position in the notation.
@@ -462,6 +464,29 @@ pub struct HandoverView {
     pub seat: u8,
     /// The AI level that plays it from then on.
     pub level: u8,
+}
+
+/// A seat taken or given up while the game waited for players, in a game's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatChangeView {
+    /// How many moves had been played (some, in a game started from a record).
+    pub after: u32,
+    /// The seat.
+    pub seat: u8,
+    /// `joined` or `left`.
+    pub change: SeatChangeKind,
+    /// The name joined with (for `joined`).
+    pub name: Option<String>,
+}
+
+/// What happened to a seat while the game waited for players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChangeKind {
+    /// Someone took the open seat.
+    Joined,
+    /// The seat's player left; it was open again.
+    Left,
 }
 
 /// A resignation in a game's record.

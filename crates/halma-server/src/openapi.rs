@@ -92,6 +92,8 @@ use crate::routes::{boards, events, lobby, seats, stats};
         api::GameRecord,
         api::ResignationView,
         api::HandoverView,
+        api::SeatChangeView,
+        api::SeatChangeKind,
         api::CellView,
         api::CornerView,
         api::BoardView,

@@ -69,6 +69,15 @@ impl Bitboard {
         *self &= !Bitboard::single(i);
     }
 
+    /// Removes `from` (a member) and adds `to` (not a member), one word at a time: making a
+    /// move updates a few sets this way, and whole-set operations would cost several times the
+    /// instructions.
+    #[inline]
+    pub(crate) fn move_member(&mut self, from: u8, to: u8) {
+        self.0[usize::from(from >> 6)] ^= 1 << (from & 63);
+        self.0[usize::from(to >> 6)] ^= 1 << (to & 63);
+    }
+
     /// Toggles `i`.
     #[inline]
     pub fn toggle(&mut self, i: u8) {

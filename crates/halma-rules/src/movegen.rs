@@ -32,6 +32,11 @@ pub(crate) trait CellSet:
     fn has(&self, c: u8) -> bool;
     /// Adds `c`.
     fn insert(&mut self, c: u8);
+    /// The jump search's stack: one (cell, direction bit) entry per cell of a board of this
+    /// width.
+    type Stack: AsMut<[(u8, u8)]>;
+    /// An empty stack.
+    const STACK: Self::Stack;
     /// Calls `f` for every member, smallest first.
     #[inline(always)]
     fn for_each(self, f: impl FnMut(u8)) {
@@ -71,6 +76,8 @@ impl Not for Set128 {
 impl CellSet for Set128 {
     const EMPTY: Set128 = Set128([0; 2]);
     const WORDS: usize = 2;
+    type Stack = [(u8, u8); 128];
+    const STACK: [(u8, u8); 128] = [(0, 0); 128];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -104,6 +111,8 @@ impl CellSet for Set128 {
 impl CellSet for Bitboard {
     const EMPTY: Bitboard = Bitboard::EMPTY;
     const WORDS: usize = 4;
+    type Stack = [(u8, u8); 256];
+    const STACK: [(u8, u8); 256] = [(0, 0); 256];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -134,7 +143,9 @@ impl CellSet for Bitboard {
 
 /// What the jump search of one army needs, read once per move list or count.
 #[derive(Clone, Copy)]
-struct ArmyRules<S> {
+struct ArmyRules<'a, S> {
+    /// The army's step directions per cell (see `Army::step_dirs`).
+    step_dirs: &'a [u8; 256],
     /// The army's goal, when the goal lock holds pieces in it (else empty).
     locked_goal: S,
     /// Cells no hop may land on (forbidden camps), else empty.
@@ -185,11 +196,12 @@ impl<S: CellSet> Destinations<S> {
 
 impl Variant {
     #[inline(always)]
-    fn army_rules<S: CellSet>(&self, army: usize) -> ArmyRules<S> {
+    fn army_rules<S: CellSet>(&self, army: usize) -> ArmyRules<'_, S> {
         let a = &self.armies()[army];
         let o = self.options();
         let foreign = S::from_bitboard(&a.foreign);
         ArmyRules {
+            step_dirs: &a.step_dirs,
             locked_goal: if o.goal_lock {
                 S::from_bitboard(&a.goal)
             } else {
@@ -212,26 +224,27 @@ impl Variant {
     /// Every cell the piece on `from` (of army `army`) can end a legal move on.
     #[inline]
     pub(crate) fn destinations(&self, pos: &Position, army: usize, from: u8) -> Bitboard {
-        let mut stack = [(0u8, 0u8); 256];
         if self.board().len() <= 128 {
+            let mut stack = Set128::STACK;
             self.destinations_in::<Set128>(pos, army, from, &self.army_rules(army), &mut stack)
                 .to_bitboard()
         } else {
+            let mut stack = Bitboard::STACK;
             self.destinations_in::<Bitboard>(pos, army, from, &self.army_rules(army), &mut stack)
                 .to_bitboard()
         }
     }
 
-    /// [`Variant::destinations`] in sets of width `S`, with a caller-supplied stack for the
-    /// jump search so that a whole move list reuses one buffer.
+    /// [`Variant::destinations`] in sets of width `S`, with the caller's stack for the jump
+    /// search.
     #[inline(always)]
     fn destinations_in<S: CellSet>(
         &self,
         pos: &Position,
         army: usize,
         from: u8,
-        rules: &ArmyRules<S>,
-        stack: &mut [(u8, u8); 256],
+        rules: &ArmyRules<'_, S>,
+        stack: &mut S::Stack,
     ) -> Destinations<S> {
         let a = &self.armies()[army];
         // Steps: the army's step targets that are free (and allowed).
@@ -265,17 +278,20 @@ impl Variant {
     ///
     /// A depth-first search whose open directions come from the position's occupancy patterns
     /// (an occupied neighbour with an empty cell behind it), corrected for the moving piece's
-    /// start cell, which is empty during the chain.
+    /// start cell, which is empty during the chain. The stack (`S::Stack`, one entry per cell
+    /// of the widest board of the set's width) is the caller's, so that a move list or count
+    /// sets it up once.
     #[inline(always)]
     fn flood_in<S: CellSet>(
         &self,
         pos: &Position,
         from: u8,
         first_dirs: u8,
-        rules: &ArmyRules<S>,
+        rules: &ArmyRules<'_, S>,
         visited: &mut S,
-        stack: &mut [(u8, u8); 256],
+        stack: &mut S::Stack,
     ) -> u32 {
+        let stack = stack.as_mut();
         let board = self.board();
         let relation = board.relation_row(from);
         let mut landed = 0u32;
@@ -311,13 +327,12 @@ impl Variant {
                     }
                 }
             }
-            if top == 0 {
+            let Some(&(cell, back)) = top.checked_sub(1).and_then(|t| stack.get(t)) else {
                 break;
-            }
+            };
             top -= 1;
-            let back;
-            (c, back) = stack[top];
-            let rel = relation.get(usize::from(c)).copied().unwrap_or(0);
+            c = cell;
+            let rel = relation[usize::from(c)];
             dirs = pos.open_jumps(c, rel) & !back;
         }
         landed
@@ -375,7 +390,7 @@ impl Variant {
 
     #[inline(always)]
     fn generate_in<S: CellSet>(&self, pos: &Position, out: &mut Vec<Move>) {
-        let mut stack = [(0u8, 0u8); 256];
+        let mut stack = S::STACK;
         // The moves are written here first and appended in few copies: a push per move would
         // check the capacity and reload the length each time, a copy per piece would call
         // `memcpy` for a handful of moves. Room for one more piece (at most one move per cell)
@@ -436,7 +451,7 @@ impl Variant {
 
     #[inline(always)]
     fn count_in<S: CellSet>(&self, pos: &Position) -> u32 {
-        let mut stack = [(0u8, 0u8); 256];
+        let mut stack = S::STACK;
         let mut n = 0;
         let simple = self.simple_rules();
         self.for_each_army(pos.to_move, |army| {
@@ -488,26 +503,25 @@ impl Variant {
         from: u8,
         stack: &mut [(u8, u8); 256],
     ) -> (u32, Option<[u64; 4]>) {
-        let (n, reach) = self.piece_count_in::<Bitboard>(
-            pos,
-            army,
-            from,
-            &self.army_rules(army),
-            self.simple_rules(),
-            stack,
-        );
+        let rules = self.army_rules(army);
+        let (n, reach) =
+            self.piece_count_in::<Bitboard>(pos, army, from, &rules, self.simple_rules(), stack);
         (n, reach.map(|r| r.0))
     }
 
+    /// The number of moves of one piece: its free steps plus the cells its jump chains land
+    /// on. No cell is both: every jump moves a piece two cells along a line, so a chain ends an
+    /// even number of cells away along each axis of the board's lattice (its cube or file and
+    /// rank coordinates), where no neighbour lies.
     #[inline(always)]
     fn piece_count_in<S: CellSet>(
         &self,
         pos: &Position,
         army: usize,
         from: u8,
-        rules: &ArmyRules<S>,
+        rules: &ArmyRules<'_, S>,
         simple: bool,
-        stack: &mut [(u8, u8); 256],
+        stack: &mut S::Stack,
     ) -> (u32, Option<S>) {
         if !simple || rules.locked_goal.has(from) {
             return (
@@ -515,27 +529,23 @@ impl Variant {
                 None,
             );
         }
-        // The free step directions, plus the cells jump chains reach that a step does not.
-        let board = self.board();
         let f = usize::from(from);
-        let free_steps = self.armies()[army].step_dirs[f] & !(pos.patterns[f] as u8);
-        let mut n = u32::from(POPCOUNT8[usize::from(free_steps)]);
-        let first = pos.open_jumps(from, 0);
+        let pattern = pos.patterns[f];
+        let free_steps = rules.step_dirs[f] & !(pattern as u8);
+        let steps = u32::from(POPCOUNT8[usize::from(free_steps)]);
+        let first = (pattern as u8) & !((pattern >> 8) as u8);
         if first == 0 {
-            return (n, Some(S::single(from)));
+            return (steps, Some(S::single(from)));
         }
         let mut reach = S::single(from);
         let landed = self.flood_in(pos, from, first, rules, &mut reach, stack);
-        n += landed;
-        let mut dirs = free_steps;
-        while dirs != 0 {
-            let d = dirs.trailing_zeros();
-            dirs &= dirs - 1;
-            if let Some(nb) = board.neighbor_raw(from, d as usize) {
-                n -= u32::from(reach.has(nb));
-            }
-        }
-        (n, Some(reach))
+        debug_assert!(
+            (0..S::WORDS).all(|i| {
+                S::from_bitboard(&self.armies()[army].steps[f]).word(i) & reach.word(i) == 0
+            }),
+            "a jump chain reached a neighbour of its start cell"
+        );
+        (steps + landed, Some(reach))
     }
 
     /// Whether the seat to move has any legal move.

@@ -596,11 +596,6 @@ impl Board {
         self.back[(dir & 7) as usize]
     }
 
-    #[inline]
-    pub(crate) fn relation_raw(&self, cell: u8, other: u8) -> u16 {
-        self.relation_row(other)[usize::from(cell)]
-    }
-
     /// The relations of every cell to `other` (see `relation`), indexed by cell.
     #[inline]
     pub(crate) fn relation_row(&self, other: u8) -> &[u16; 256] {

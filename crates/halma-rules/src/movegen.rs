@@ -456,10 +456,32 @@ impl Variant {
         let simple = self.simple_rules();
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
-            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+            let pieces = S::from_bitboard(&pos.armies[army]);
+            if !simple {
+                pieces.for_each(|from| {
+                    n += self
+                        .destinations_in(pos, army, from, &rules, &mut stack)
+                        .count();
+                });
+                return;
+            }
+            // Pieces standing in a locked goal take the general path; the others have their
+            // free steps and their jump landings.
+            (pieces & rules.locked_goal).for_each(|from| {
                 n += self
-                    .piece_count_in(pos, army, from, &rules, simple, &mut stack)
-                    .0;
+                    .destinations_in(pos, army, from, &rules, &mut stack)
+                    .count();
+            });
+            (pieces & !rules.locked_goal).for_each(|from| {
+                let f = usize::from(from);
+                let pattern = pos.patterns[f];
+                let free_steps = rules.step_dirs[f] & !(pattern as u8);
+                n += u32::from(POPCOUNT8[usize::from(free_steps)]);
+                let first = (pattern as u8) & !((pattern >> 8) as u8);
+                if first != 0 {
+                    let mut reach = S::single(from);
+                    n += self.flood_in(pos, from, first, &rules, &mut reach, &mut stack);
+                }
             });
         });
         n
@@ -546,6 +568,36 @@ impl Variant {
             "a jump chain reached a neighbour of its start cell"
         );
         (steps + landed, Some(reach))
+    }
+
+    /// Calls `f(army, from, destinations)` for every piece of the seat to move (none when that
+    /// seat is out of the game), with the cells it can end a move on: [`Variant::destinations`]
+    /// of every piece, with one jump stack and the army rules read once per army.
+    pub(crate) fn for_each_destinations(&self, pos: &Position, f: impl FnMut(usize, u8, Bitboard)) {
+        if !pos.is_active(pos.to_move()) {
+            return;
+        }
+        if self.board().len() <= 128 {
+            self.destinations_each::<Set128>(pos, f);
+        } else {
+            self.destinations_each::<Bitboard>(pos, f);
+        }
+    }
+
+    #[inline(always)]
+    fn destinations_each<S: CellSet>(
+        &self,
+        pos: &Position,
+        mut f: impl FnMut(usize, u8, Bitboard),
+    ) {
+        let mut stack = S::STACK;
+        self.for_each_army(pos.to_move, |army| {
+            let rules = self.army_rules::<S>(army);
+            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+                let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
+                f(army, from, dest.to_bitboard());
+            });
+        });
     }
 
     /// Whether the seat to move has any legal move.

@@ -175,7 +175,7 @@ impl Position {
     }
 
     /// The jump directions open from `cell` (an occupied neighbour with an empty cell behind
-    /// it), with the cells that `rel` marks (see `Board::relation_raw`) counted empty: the
+    /// it), with the cells that `rel` marks (see `Board::relation_row`) counted empty: the
     /// moving piece's start cell during its chain.
     #[inline(always)]
     pub(crate) fn open_jumps(&self, cell: u8, rel: u16) -> u8 {

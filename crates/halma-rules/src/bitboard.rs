@@ -126,19 +126,36 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub fn iter(self) -> BitIter {
-        BitIter(self)
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
     }
 }
 
 /// Iterator over the members of a [`Bitboard`], smallest first.
 #[derive(Clone, Debug)]
-pub struct BitIter(Bitboard);
+pub struct BitIter {
+    /// The members not yet returned.
+    words: [u64; 4],
+    /// The word being read: the ones before it are empty.
+    word: usize,
+}
 
 impl Iterator for BitIter {
     type Item = u8;
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        self.0.pop()
+        while let Some(w) = self.words.get_mut(self.word) {
+            if *w != 0 {
+                let bit = w.trailing_zeros();
+                *w &= *w - 1;
+                // word < 4 and bit < 64, so the index fits in a u8.
+                return Some((self.word as u32 * 64 + bit) as u8);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

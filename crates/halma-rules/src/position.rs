@@ -202,6 +202,57 @@ impl Position {
     }
 }
 
+impl Board {
+    /// The cells a piece on `cell` reaches in `pos` (a position on this board) with one
+    /// ordinary jump: over an occupied neighbour onto the empty cell behind it, in direction
+    /// order. Read from the position's occupancy patterns, without walking the lines.
+    ///
+    /// ```
+    /// use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
+    ///
+    /// let v = Variant::new(&GameSetup { board: BoardKind::Star, players: 2, options: RuleOptions::default() })?;
+    /// let pos = Position::start(&v, v.seat(0).ok_or("no seat")?);
+    /// let d1 = v.board().parse_cell("d1")?;
+    /// let landings: Vec<String> = v.board().jump_landings(&pos, d1).map(|c| v.board().name(c).to_owned()).collect();
+    /// assert_eq!(landings, ["e5"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn jump_landings(&self, pos: &Position, cell: Cell) -> JumpLandings<'_> {
+        JumpLandings {
+            board: self,
+            cell: cell.0,
+            dirs: pos.open_jumps(cell.0, 0),
+        }
+    }
+}
+
+/// The landing cells of a piece's single jumps: see [`Board::jump_landings`].
+#[derive(Clone, Debug)]
+pub struct JumpLandings<'a> {
+    board: &'a Board,
+    cell: u8,
+    /// The open jump directions not yet visited.
+    dirs: u8,
+}
+
+impl Iterator for JumpLandings<'_> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.dirs != 0 {
+            let d = self.dirs.trailing_zeros();
+            self.dirs &= self.dirs - 1;
+            // An open direction always has its landing on the board.
+            if let Some(land) = self.board.landing_raw(self.cell, d) {
+                return Some(Cell(land));
+            }
+        }
+        None
+    }
+}
+
 impl Variant {
     /// The army of the seat to move standing on `cell`.
     #[inline]

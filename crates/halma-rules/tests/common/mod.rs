@@ -133,6 +133,18 @@ impl<'a> Reference<'a> {
         }
     }
 
+    /// The cells a piece on `cell` reaches with one ordinary jump (over an occupied neighbour
+    /// onto the empty cell behind it), whoever's turn it is.
+    pub fn single_jumps(&self, pos: &Position, cell: u8) -> BTreeSet<u8> {
+        let occ = pos.occupied();
+        (0..self.geometry.directions())
+            .filter_map(|d| match self.geometry.ray(cell, d) {
+                [over, land, ..] if occ.has(*over) && !occ.has(*land) => Some(*land),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every legal (from, to) of the seat to move.
     pub fn moves(&self, pos: &Position) -> BTreeSet<(u8, u8)> {
         self.moves_with_hops(pos).into_keys().collect()
@@ -234,10 +246,10 @@ pub fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
 
 /// Checks one position: generator = reference, the count, every path, and rejections of
 /// random (from, to) pairs.
-pub fn check_position(reference: &Reference, pos: &Position, rng: &mut SplitMix64) {
-    let variant = reference.variant;
+pub fn check_position(generator: &Reference, pos: &Position, rng: &mut SplitMix64) {
+    let variant = generator.variant;
     let fast = fast_moves(variant, pos);
-    let hops = reference.moves_with_hops(pos);
+    let hops = generator.moves_with_hops(pos);
     let reference: BTreeSet<(u8, u8)> = hops.keys().copied().collect();
     assert_eq!(
         fast,
@@ -246,6 +258,22 @@ pub fn check_position(reference: &Reference, pos: &Position, rng: &mut SplitMix6
         notation::format_position(variant, pos)
     );
     assert_eq!(variant.count_moves(pos) as usize, fast.len());
+    for cell in variant.board().cells() {
+        let Some(c) = variant.board().cell(usize::from(cell.index)) else {
+            continue;
+        };
+        let landings: BTreeSet<u8> = variant
+            .board()
+            .jump_landings(pos, c)
+            .map(Cell::index)
+            .collect();
+        assert_eq!(
+            landings,
+            generator.single_jumps(pos, cell.index),
+            "single jumps from {}",
+            cell.name
+        );
+    }
     assert_eq!(variant.has_moves(pos), !fast.is_empty());
     let with_paths = variant.legal_moves_with_paths(pos);
     assert_eq!(with_paths.len(), fast.len());

@@ -409,6 +409,7 @@ impl Evaluator for RaceEvaluator {
         score
     }
 
+    #[inline]
     fn progress(&self, pos: &Position, mv: Move) -> i32 {
         match pos.army_at(mv.from) {
             Some(a) => self.potential(a, mv.from.index()) - self.potential(a, mv.to.index()),

@@ -32,17 +32,27 @@ pub(crate) trait CellSet:
     fn has(&self, c: u8) -> bool;
     /// Adds `c`.
     fn insert(&mut self, c: u8);
-    /// The jump search's stack: one (cell, direction bit) entry per cell of a board of this
+    /// The jump search's stack: one (cell, jump directions) entry per cell of a board of this
     /// width.
     type Stack: AsMut<[(u8, u8)]>;
     /// An empty stack.
     const STACK: Self::Stack;
+    /// A move list's buffer: room for the moves of two pieces (at most one move per cell).
+    type Moves: AsMut<[Move]>;
+    /// An empty buffer.
+    const MOVES: Self::Moves;
     /// Calls `f` for every member, smallest first.
     #[inline(always)]
     fn for_each(self, f: impl FnMut(u8)) {
         for_each_bit(Self::WORDS, |i| self.word(i), f);
     }
 }
+
+/// The filler of move buffers.
+const NO_MOVE: Move = Move {
+    from: Cell(0),
+    to: Cell(0),
+};
 
 /// A set of up to 128 cells in two words, for the boards of at most 128 cells (the star of
 /// arm size 4 or less, 10 x 10, 8 x 8): half the work of a 256-bit set.
@@ -78,6 +88,8 @@ impl CellSet for Set128 {
     const WORDS: usize = 2;
     type Stack = [(u8, u8); 128];
     const STACK: [(u8, u8); 128] = [(0, 0); 128];
+    type Moves = [Move; 256];
+    const MOVES: [Move; 256] = [NO_MOVE; 256];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -113,6 +125,8 @@ impl CellSet for Bitboard {
     const WORDS: usize = 4;
     type Stack = [(u8, u8); 256];
     const STACK: [(u8, u8); 256] = [(0, 0); 256];
+    type Moves = [Move; 512];
+    const MOVES: [Move; 512] = [NO_MOVE; 512];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -298,8 +312,8 @@ impl Variant {
         let banned = rules.banned;
         let any_banned = rules.any_banned;
         // The cell being left, and its open jump directions; the stack holds the cells still to
-        // visit with the direction bit back to where the chain came from (that jump only
-        // returns to a visited cell).
+        // leave with theirs, less the jump back to where the chain came from (it only returns
+        // to a visited cell).
         let mut c = from;
         let mut dirs = first_dirs;
         let mut top = 0usize;
@@ -318,22 +332,26 @@ impl Variant {
                         && (!any_banned || !banned.has(land))
                     {
                         visited.insert(land);
-                        // At most one entry per cell of the board.
-                        if let Some(slot) = stack.get_mut(top) {
-                            *slot = (land, board.back_bit(d));
-                        }
-                        top += 1;
                         landed += 1;
+                        // The jumps open from the landing, less the one back: a cell with none
+                        // is not stacked (at most one entry per cell of the board).
+                        let onward =
+                            pos.open_jumps(land, relation[usize::from(land)]) & !board.back_bit(d);
+                        if onward != 0 {
+                            if let Some(slot) = stack.get_mut(top) {
+                                *slot = (land, onward);
+                            }
+                            top += 1;
+                        }
                     }
                 }
             }
-            let Some(&(cell, back)) = top.checked_sub(1).and_then(|t| stack.get(t)) else {
+            let Some(&(cell, onward)) = top.checked_sub(1).and_then(|t| stack.get(t)) else {
                 break;
             };
             top -= 1;
             c = cell;
-            let rel = relation[usize::from(c)];
-            dirs = pos.open_jumps(c, rel) & !back;
+            dirs = onward;
         }
         landed
     }
@@ -395,16 +413,14 @@ impl Variant {
         // check the capacity and reload the length each time, a copy per piece would call
         // `memcpy` for a handful of moves. Room for one more piece (at most one move per cell)
         // is kept free.
-        const ROOM: usize = 512;
-        let mut moves = [Move {
-            from: Cell(0),
-            to: Cell(0),
-        }; ROOM];
+        let mut buffer = S::MOVES;
+        let moves = buffer.as_mut();
+        let room = moves.len() / 2;
         let mut n = 0;
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
             S::from_bitboard(&pos.armies[army]).for_each(|from| {
-                if n > ROOM - 256 {
+                if n > room {
                     out.extend_from_slice(&moves[..n]);
                     n = 0;
                 }
@@ -420,7 +436,7 @@ impl Variant {
                 });
             });
         });
-        out.extend_from_slice(&moves[..n.min(ROOM)]);
+        out.extend_from_slice(&moves[..n.min(moves.len())]);
     }
 
     /// The legal moves of one piece (empty when it is not a piece of the seat to move).

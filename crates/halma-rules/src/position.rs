@@ -212,9 +212,10 @@ impl Board {
     ///
     /// let v = Variant::new(&GameSetup { board: BoardKind::Star, players: 2, options: RuleOptions::default() })?;
     /// let pos = Position::start(&v, v.seat(0).ok_or("no seat")?);
-    /// let d1 = v.board().parse_cell("d1")?;
-    /// let landings: Vec<String> = v.board().jump_landings(&pos, d1).map(|c| v.board().name(c).to_owned()).collect();
-    /// assert_eq!(landings, ["e5"]);
+    /// let c1 = v.board().parse_cell("c1")?;
+    /// let landings: Vec<&str> = v.board().jump_landings(&pos, c1).map(|c| v.board().name(c)).collect();
+    /// // Over d2 to e7 and over d1 to e5.
+    /// assert_eq!(landings, ["e7", "e5"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]

@@ -199,18 +199,11 @@ impl Variant {
     /// the destination is a neighbour, else the jump chain with the fewest hops).
     #[must_use]
     pub fn legal_moves_with_paths(&self, pos: &Position) -> Vec<LegalMove> {
-        // The destinations first, so that the list is allocated once at its size.
-        let mut pieces = Vec::with_capacity(32);
-        let mut total = 0;
-        self.for_each_destinations(pos, |army, from, dest| {
-            total += dest.count() as usize;
-            pieces.push((army, from, dest));
-        });
-        let mut out = Vec::with_capacity(total);
+        let mut out = Vec::new();
         let mut search = ChainSearch::new();
-        for (army, from, dest) in pieces {
+        self.for_each_destinations(pos, |army, from, dest| {
             self.paths_into(pos, army, from, dest, &mut search, &mut out);
-        }
+        });
         out
     }
 

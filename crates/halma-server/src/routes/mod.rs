@@ -7,6 +7,8 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod lobby;
+pub mod seats;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -17,6 +19,8 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .service(health::healthz)
         .service(health::readyz)
         .configure(games::configure)
+        .configure(seats::configure)
+        .configure(lobby::configure)
         .configure(boards::configure)
         .configure(|config| docs::configure(config, openapi));
 }

@@ -489,15 +489,7 @@ impl Variant {
                     .count();
             });
             (pieces & !rules.locked_goal).for_each(|from| {
-                let f = usize::from(from);
-                let pattern = pos.patterns[f];
-                let free_steps = rules.step_dirs[f] & !(pattern as u8);
-                n += u32::from(POPCOUNT8[usize::from(free_steps)]);
-                let first = (pattern as u8) & !((pattern >> 8) as u8);
-                if first != 0 {
-                    let mut reach = S::single(from);
-                    n += self.flood_in(pos, from, first, &rules, &mut reach, &mut stack);
-                }
+                n += self.free_piece_count(pos, army, from, &rules, &mut stack).0;
             });
         });
         n
@@ -547,10 +539,6 @@ impl Variant {
         (n, reach.map(|r| r.0))
     }
 
-    /// The number of moves of one piece: its free steps plus the cells its jump chains land
-    /// on. No cell is both: every jump moves a piece two cells along a line, so a chain ends an
-    /// even number of cells away along each axis of the board's lattice (its cube or file and
-    /// rank coordinates), where no neighbour lies.
     #[inline(always)]
     fn piece_count_in<S: CellSet>(
         &self,
@@ -567,13 +555,32 @@ impl Variant {
                 None,
             );
         }
+        let (n, reach) = self.free_piece_count(pos, army, from, rules, stack);
+        (n, Some(reach))
+    }
+
+    /// The number of moves of a piece under the simple rules (see [`Variant::simple_rules`])
+    /// that does not stand in a locked goal, and the cells its chains visit (its start
+    /// included): its free steps plus the cells its jump chains land on. No cell is both:
+    /// every jump moves a piece two cells along a line, so a chain ends an even number of
+    /// cells away along each axis of the board's lattice (its cube or file and rank
+    /// coordinates), where no neighbour lies.
+    #[inline(always)]
+    fn free_piece_count<S: CellSet>(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        rules: &ArmyRules<'_, S>,
+        stack: &mut S::Stack,
+    ) -> (u32, S) {
         let f = usize::from(from);
         let pattern = pos.patterns[f];
         let free_steps = rules.step_dirs[f] & !(pattern as u8);
         let steps = u32::from(POPCOUNT8[usize::from(free_steps)]);
         let first = (pattern as u8) & !((pattern >> 8) as u8);
         if first == 0 {
-            return (steps, Some(S::single(from)));
+            return (steps, S::single(from));
         }
         let mut reach = S::single(from);
         let landed = self.flood_in(pos, from, first, rules, &mut reach, stack);
@@ -583,7 +590,7 @@ impl Variant {
             }),
             "a jump chain reached a neighbour of its start cell"
         );
-        (steps + landed, Some(reach))
+        (steps + landed, reach)
     }
 
     /// Calls `f(army, from, destinations)` for every piece of the seat to move (none when that

@@ -5,82 +5,30 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use halma_ai::{Brs, Budget, Greedy, MultiMode, Pvs, PvsOptions, RaceEvaluator, Strategy};
-use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
+use halma_ai::RaceEvaluator;
 
-fn midgame(board: BoardKind, players: u8) -> (Variant, Position) {
-    let setup = GameSetup {
-        board,
-        players,
-        options: RuleOptions::default(),
-    };
-    let variant = match Variant::new(&setup) {
-        Ok(v) => v,
-        Err(e) => panic!("setup: {e}"),
-    };
-    let eval = RaceEvaluator::new(&variant);
-    let Some(first) = variant.seat(0) else {
-        panic!("no seat 0")
-    };
-    let mut pos = Position::start(&variant, first);
-    let mut greedy = Greedy::new(&variant, &eval, 16, 7);
-    for _ in 0..30 {
-        let Some(r) = greedy.choose(&pos, &[], &Budget::depth(1)) else {
-            break;
-        };
-        variant.play_unchecked(&mut pos, r.mv);
-    }
-    (variant, pos)
-}
-
-fn bench_pvs(c: &mut Criterion, name: &str, board: BoardKind, depth: u32) {
-    let (variant, pos) = midgame(board, 2);
-    let eval = RaceEvaluator::new(&variant);
-    let run = || {
-        let mut pvs = Pvs::new(
-            &variant,
-            &eval,
-            PvsOptions {
-                table_bits: Some(18),
-                repetitions: true,
-                selective: true,
-            },
-        );
-        let r = pvs.choose(&pos, &[], &Budget::depth(depth));
-        r.map_or(0, |r| r.nodes)
-    };
-    let nodes = run();
-    assert!(nodes > 0, "{name}: the search visited no nodes");
-    let mut group = c.benchmark_group("pvs");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(nodes));
-    group.bench_function(name, |b| b.iter(|| assert!(black_box(run()) > 0)));
-    group.finish();
-}
-
-fn bench_brs(c: &mut Criterion, name: &str, players: u8, depth: u32) {
-    let (variant, pos) = midgame(BoardKind::Star, players);
-    let eval = RaceEvaluator::new(&variant);
-    let run = || {
-        let mut brs = Brs::new(&variant, &eval, MultiMode::BestReply, 18);
-        let r = brs.choose(&pos, &[], &Budget::depth(depth));
-        r.map_or(0, |r| r.nodes)
-    };
-    let nodes = run();
-    assert!(nodes > 0, "{name}: the search visited no nodes");
-    let mut group = c.benchmark_group("brs");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(nodes));
-    group.bench_function(name, |b| b.iter(|| assert!(black_box(run()) > 0)));
-    group.finish();
-}
+mod support;
+use support::searches::{midgame, Kind, SEARCHES};
 
 fn search(c: &mut Criterion) {
-    bench_pvs(c, "star2_depth4", BoardKind::Star, 4);
-    bench_pvs(c, "square16_depth3", BoardKind::Square16, 3);
-    bench_pvs(c, "square8_depth4", BoardKind::Square8, 4);
-    bench_brs(c, "star3_depth5", 3, 5);
-    bench_brs(c, "star6_depth3", 6, 3);
+    for s in SEARCHES {
+        let (variant, pos) = midgame(s.board, s.players);
+        let eval = RaceEvaluator::new(&variant);
+        let run = || {
+            s.run(&variant, &eval, black_box(&pos))
+                .map_or(0, |r| r.nodes)
+        };
+        let nodes = run();
+        assert!(nodes > 0, "{}: the search visited no nodes", s.name);
+        let mut group = c.benchmark_group(match s.kind {
+            Kind::Pvs => "pvs",
+            Kind::Brs => "brs",
+        });
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(s.name, |b| b.iter(|| assert_eq!(run(), nodes)));
+        group.finish();
+    }
 }
 
 criterion_group!(benches, search);

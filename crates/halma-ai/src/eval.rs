@@ -14,9 +14,12 @@
 //! jump chances (a forward jump available right now), the leave-home deadline, and optionally
 //! pieces walled in at home by rivals (off by default: see [`Weights::walled_in`]).
 
-use halma_rules::{Bitboard, Move, Position, Seat, Variant, MAX_SEATS};
+use halma_rules::{Bitboard, Board, Move, Position, Seat, Variant, MAX_SEATS};
 
 use crate::sides::Sides;
+
+#[cfg(test)]
+mod plain;
 
 /// Score of a won game (a unit finished), before subtracting the distance to it in plies.
 pub const WIN: i32 = 1_000_000;
@@ -137,10 +140,10 @@ impl Default for Weights {
 #[derive(Clone, Debug)]
 pub struct RaceEvaluator {
     /// `potential[army][cell]`.
-    potential: Vec<Vec<u16>>,
+    potential: Vec<CellTable>,
     /// Per army, per goal cell (in the order of `goal_cells`): the potential of each cell for
     /// a piece heading to that goal cell, `steps + potential[goal cell]`.
-    target: Vec<Vec<Vec<u16>>>,
+    target: Vec<Vec<CellTable>>,
     /// Per army: its goal cells.
     goal_cells: Vec<Vec<u8>>,
     /// Per army: the goal cells.
@@ -156,6 +159,8 @@ pub struct RaceEvaluator {
     anti_blocking: bool,
     /// Per cell: its neighbours.
     neighbors: Vec<Vec<u8>>,
+    /// The board, for the pieces' single jumps.
+    board: &'static Board,
     weights: Weights,
 }
 
@@ -187,10 +192,10 @@ impl RaceEvaluator {
                 Bitboard::EMPTY
             }
         };
-        let potential: Vec<Vec<u16>> = variant
+        let potential: Vec<CellTable> = variant
             .armies()
             .iter()
-            .map(|a| army_potential(&neighbors, a.goal, blocked(a)))
+            .map(|a| cell_table(&army_potential(&neighbors, a.goal, blocked(a))))
             .collect();
         let goal_cells: Vec<Vec<u8>> = variant
             .armies()
@@ -204,7 +209,14 @@ impl RaceEvaluator {
             .map(|(a, pot)| {
                 a.goal
                     .iter()
-                    .map(|g| target_potential(&neighbors, g, pot[usize::from(g)], blocked(a)))
+                    .map(|g| {
+                        cell_table(&target_potential(
+                            &neighbors,
+                            g,
+                            pot[usize::from(g)],
+                            blocked(a),
+                        ))
+                    })
                     .collect()
             })
             .collect();
@@ -240,6 +252,7 @@ impl RaceEvaluator {
             leave_home: variant.options().leave_home_moves,
             anti_blocking: variant.options().anti_blocking,
             neighbors,
+            board,
             weights,
         }
     }
@@ -278,63 +291,87 @@ impl RaceEvaluator {
 
     /// What the pieces of `army` outside its goal head for in `pos`: see
     /// [`Weights::free_goals`].
+    #[inline(always)]
     fn free_targets(&self, pos: &Position, army: usize) -> Targets<'_> {
         let goal = self.goals[army];
         let mut t = Targets {
             potential: &self.potential[army],
             goal,
-            free: [&[]; MAX_GOAL],
-            len: 0,
+            tables: &self.target[army],
+            free: 0,
         };
         let filled = pos.army(army) & goal;
         if self.weights.free_goals && !filled.is_empty() {
-            for (g, table) in self.goal_cells[army].iter().zip(&self.target[army]) {
-                if !filled.has(*g) && t.len < MAX_GOAL {
-                    t.free[t.len] = table;
-                    t.len += 1;
+            for (i, g) in self.goal_cells[army].iter().enumerate().take(MAX_GOAL) {
+                if !filled.has(*g) {
+                    t.free |= 1 << i;
                 }
             }
         }
         t
     }
 
+    /// The score of one army: its race distance, its stragglers and its jump chances.
+    ///
+    /// Each piece's single jumps come from the position's occupancy patterns
+    /// ([`Board::jump_landings`]); the plain evaluation (`eval/plain.rs`) finds them from the
+    /// board's (over, landing) pairs, and a test holds the two equal.
     fn army_score(&self, pos: &Position, army: usize) -> i32 {
         let w = &self.weights;
         let pieces = pos.army(army);
-        let count = pieces.count() as i32;
-        if count == 0 {
-            return 0;
-        }
-        let occ = pos.occupied();
         let goal = self.goals[army];
         let targets = self.free_targets(pos, army);
-        let piece_potential = |c: u8| targets.potential(c);
+        let mut count = 0;
         let mut sum = 0;
         let mut jump_rows = 0;
+        // The potentials of the pieces outside the goal, for the stragglers below.
+        let mut racing = [0i32; RACING];
+        let mut racers = 0;
         for c in pieces.iter() {
-            let p = piece_potential(c);
+            count += 1;
+            let p = targets.potential(c);
             sum += p;
             if goal.has(c) {
                 // Jumps inside the goal are no ladder: only pieces still racing get credit.
                 continue;
             }
+            if let Some(slot) = racing.get_mut(racers) {
+                *slot = p;
+            }
+            racers += 1;
+            let Some(cell) = self.board.cell(usize::from(c)) else {
+                continue;
+            };
             let mut best = 0;
-            let js = &self.jumps[usize::from(self.jump_start[usize::from(c)])
-                ..usize::from(self.jump_start[usize::from(c) + 1])];
-            for &(over, land) in js {
-                if occ.has(over) && !occ.has(land) {
-                    best = best.max(p - piece_potential(land));
-                }
+            for land in self.board.jump_landings(pos, cell) {
+                best = best.max(p - targets.potential(land.index()));
             }
             jump_rows += best;
         }
+        if count == 0 {
+            return 0;
+        }
         // Stragglers: rows behind the army's mean beyond the slack, kept exact (in units of
         // 1/count row) so that no rounding step rewards moving other pieces backwards.
-        let mut lag = 0;
-        for c in (pieces & !goal).iter() {
-            lag += (piece_potential(c) * count - sum - w.straggler_slack * count).max(0);
-        }
+        let behind = |p: i32| (p * count - sum - w.straggler_slack * count).max(0);
+        let lag: i32 = match racing.get(..racers) {
+            Some(racing) => racing.iter().map(|&p| behind(p)).sum(),
+            // More pieces than `RACING` (no setup has that many): read them all again.
+            None => (pieces & !goal)
+                .iter()
+                .map(|c| behind(targets.potential(c)))
+                .sum(),
+        };
         -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
+    }
+
+    /// How many pieces of `seat` still stand at home.
+    fn at_home(&self, pos: &Position, seat: Seat) -> i32 {
+        let mask = self.armies_of[usize::from(seat.index())];
+        (0..self.potential.len())
+            .filter(|a| mask & (1 << a) != 0)
+            .map(|a| (pos.army(a) & self.homes[a]).count() as i32)
+            .sum()
     }
 }
 
@@ -342,15 +379,12 @@ impl Evaluator for RaceEvaluator {
     fn seat_score(&self, pos: &Position, seat: Seat) -> i32 {
         let mask = self.armies_of[usize::from(seat.index())];
         let mut score = 0;
-        let mut at_home = 0;
         for a in (0..self.potential.len()).filter(|a| mask & (1 << a) != 0) {
             score += self.army_score(pos, a);
-            let home = pos.army(a) & self.homes[a];
-            at_home += home.count() as i32;
             if self.weights.walled_in == 0 {
                 continue;
             }
-            for c in home.iter() {
+            for c in (pos.army(a) & self.homes[a]).iter() {
                 if self.walled_in(pos, a, c) {
                     score -= self.weights.walled_in;
                 }
@@ -366,14 +400,16 @@ impl Evaluator for RaceEvaluator {
             }
         }
         if let Some(limit) = self.leave_home {
+            // The pieces at home count only in the last ten moves before the deadline.
             let left = i32::from(limit) - i32::from(pos.moves_made(seat));
-            if at_home > 0 && left <= 10 {
-                score -= self.weights.leave_home * at_home * (11 - left.max(0));
+            if left <= 10 {
+                score -= self.weights.leave_home * self.at_home(pos, seat) * (11 - left.max(0));
             }
         }
         score
     }
 
+    #[inline]
     fn progress(&self, pos: &Position, mv: Move) -> i32 {
         match pos.army_at(mv.from) {
             Some(a) => self.potential(a, mv.from.index()) - self.potential(a, mv.to.index()),
@@ -405,29 +441,55 @@ impl Evaluator for RaceEvaluator {
     }
 }
 
+/// Pieces of an army outside its goal whose potentials [`RaceEvaluator::army_score`] keeps
+/// for the straggler term (every setup has at most 19 pieces an army).
+const RACING: usize = 32;
+
 /// The most goal cells an army has (19 on the 16x16 board).
 const MAX_GOAL: usize = 32;
 
 /// The potentials of one army's pieces in one position: the static ones, or the way to the
 /// nearest free goal cell (see [`Weights::free_goals`]).
 struct Targets<'a> {
-    potential: &'a [u16],
+    potential: &'a [u16; 256],
     goal: Bitboard,
-    free: [&'a [u16]; MAX_GOAL],
-    len: usize,
+    /// The army's tables per goal cell (see `RaceEvaluator::target`).
+    tables: &'a [CellTable],
+    /// Bit `i` set when goal cell `i` (in the order of `RaceEvaluator::goal_cells`) is free.
+    free: u32,
 }
 
 impl Targets<'_> {
     #[inline]
     fn potential(&self, cell: u8) -> i32 {
         let c = usize::from(cell);
-        let free = &self.free[..self.len];
-        if free.is_empty() || self.goal.has(cell) {
-            i32::from(self.potential[c])
-        } else {
-            i32::from(free.iter().map(|t| t[c]).min().unwrap_or(self.potential[c]))
+        if self.free == 0 || self.goal.has(cell) {
+            return i32::from(self.potential[c]);
         }
+        let mut best = u16::MAX;
+        let mut free = self.free;
+        while free != 0 {
+            let i = free.trailing_zeros() as usize;
+            free &= free - 1;
+            if let Some(t) = self.tables.get(i) {
+                best = best.min(t[c]);
+            }
+        }
+        i32::from(best)
     }
+}
+
+/// Values per cell, indexed by a cell index without a bounds check (`u16::MAX` beyond the
+/// board).
+type CellTable = Box<[u16; 256]>;
+
+/// The table of the per-cell values `values` (one per cell of the board).
+fn cell_table(values: &[u16]) -> CellTable {
+    let mut t = Box::new([u16::MAX; 256]);
+    for (slot, v) in t.iter_mut().zip(values) {
+        *slot = *v;
+    }
+    t
 }
 
 /// Potentials of one army: see the module documentation. `blocked` cells are never entered

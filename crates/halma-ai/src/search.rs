@@ -126,13 +126,17 @@ impl Clock {
 /// The history heuristic: moves (from, to) that caused cutoffs, weighted by depth squared.
 #[derive(Clone, Debug)]
 pub(crate) struct History {
-    table: Vec<u32>,
+    /// Indexed by the packed move (16 bits), so without a bounds check.
+    table: Box<[u32; 1 << 16]>,
 }
 
 impl History {
     pub(crate) fn new() -> History {
         History {
-            table: vec![0; 1 << 16],
+            table: vec![0; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("a slice of 2^16 entries")),
         }
     }
 

@@ -83,12 +83,29 @@ impl Sides {
     /// one unit left, or a unit finished when the others do not play on.
     #[must_use]
     pub fn game_over(&self, pos: &Position) -> bool {
-        let alive = (0..self.units).filter(|&u| self.alive(pos, u)).count();
-        alive <= 1 || (!self.play_on && (0..self.units).any(|u| self.finished(pos, u)))
+        // The standings of every seat read once, as bit masks by seat number.
+        let (mut finished, mut out) = (0u8, 0u8);
+        for (i, &s) in self.seat_list.iter().enumerate() {
+            finished |= u8::from(pos.is_finished(s)) << i;
+            out |= u8::from(pos.is_eliminated(s)) << i;
+        }
+        let mut alive = 0;
+        let mut any_finished = false;
+        for &seats in &self.seats_of[..usize::from(self.units)] {
+            let unit_finished = seats & !finished == 0;
+            any_finished |= unit_finished;
+            alive += usize::from(!unit_finished && seats & out == 0);
+        }
+        alive <= 1 || (!self.play_on && any_finished)
     }
 
     fn seat_list(&self, unit: u8) -> impl Iterator<Item = Seat> + '_ {
-        self.seats(unit).map(|s| self.seat_list[usize::from(s)])
+        let mut mask = self.seats_of[usize::from(unit)];
+        std::iter::from_fn(move || {
+            let s = mask.trailing_zeros() as usize;
+            mask &= mask.wrapping_sub(1);
+            self.seat_list.get(s).copied()
+        })
     }
 
     /// The seat with number `s` (`s` below the player count).
@@ -159,5 +176,59 @@ mod tests {
         assert!(set_turn(&v, &mut pos, s.seat(2)));
         assert_eq!(pos.to_move(), s.seat(2));
         assert!(!s.game_over(&pos));
+    }
+
+    /// `game_over` reads the standings as seat masks: it agrees with the definition by units
+    /// for every combination of finished and eliminated seats, with and without teams and
+    /// playing on.
+    #[test]
+    fn game_over_follows_the_units() {
+        for (players, options) in [
+            (3, "-"),
+            (4, "teams=1"),
+            (6, "teams=1"),
+            (6, "play_on=1"),
+            (6, "-"),
+        ] {
+            let text = |marks: &[&str]| {
+                let v = Variant::new(&GameSetup {
+                    board: BoardKind::Star,
+                    players,
+                    options: RuleOptions::default(),
+                })
+                .unwrap();
+                let start = halma_rules::notation::format_position(
+                    &v,
+                    &Position::start(&v, v.seat(0).unwrap()),
+                );
+                let (head, _) = start.rsplit_once(' ').unwrap();
+                let head = head.replacen(
+                    &format!("star {players} -"),
+                    &format!("star {players} {options}"),
+                    1,
+                );
+                format!("{head} {}", marks.join(","))
+            };
+            let n = usize::from(players);
+            let mut checked = 0;
+            for code in 0..3usize.pow(u32::from(players)) {
+                let marks: Vec<&str> = (0..n)
+                    .map(|i| ["0", "0f", "0x"][code / 3usize.pow(i as u32) % 3])
+                    .collect();
+                let Ok((v, pos)) = halma_rules::notation::parse_position(&text(&marks)) else {
+                    continue;
+                };
+                let s = Sides::new(&v);
+                let alive = (0..s.units()).filter(|&u| s.alive(&pos, u)).count();
+                let plain = alive <= 1
+                    || (!v.options().play_on && (0..s.units()).any(|u| s.finished(&pos, u)));
+                assert_eq!(s.game_over(&pos), plain, "{}", text(&marks));
+                checked += 1;
+            }
+            assert!(
+                checked >= 3usize.pow(u32::from(players)) / 2,
+                "{players} {options}: {checked} parsed"
+            );
+        }
     }
 }

@@ -4,42 +4,12 @@
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use halma_rules::{perft, BoardKind, GameSetup, Move, Position, RuleOptions, Variant};
+use halma_rules::{perft, BoardKind, Move, Position};
 
-fn variant(board: BoardKind, players: u8) -> Arc<Variant> {
-    Arc::new(
-        Variant::new(&GameSetup {
-            board,
-            players,
-            options: RuleOptions::default(),
-        })
-        .unwrap(),
-    )
-}
-
-/// A mid-game position: `plies` moves from the start, each chosen by a fixed pseudo-random
-/// rule that prefers forward progress, so the position is the same in every run.
-fn midgame(variant: &Variant, plies: usize) -> Position {
-    let mut pos = Position::start(variant, variant.seat(0).unwrap());
-    let mut list = Vec::new();
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..plies {
-        variant.generate_moves(&pos, &mut list);
-        if list.is_empty() {
-            variant.pass(&mut pos);
-            continue;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let pick = list[(state % list.len() as u64) as usize];
-        variant.play_unchecked(&mut pos, pick);
-    }
-    pos
-}
+mod support;
+use support::midgame::{positions, variant, SETUPS};
 
 fn bench_perft(c: &mut Criterion) {
     let star = variant(BoardKind::Star, 2);
@@ -64,12 +34,9 @@ fn bench_perft(c: &mut Criterion) {
 
 fn bench_listing(c: &mut Criterion) {
     let mut group = c.benchmark_group("listing");
-    for (name, v) in [
-        ("star2", variant(BoardKind::Star, 2)),
-        ("star6", variant(BoardKind::Star, 6)),
-        ("square16", variant(BoardKind::Square16, 2)),
-    ] {
-        let positions: Vec<Position> = (20..40).map(|p| midgame(&v, p)).collect();
+    for (name, board, players) in SETUPS {
+        let v = variant(board, players);
+        let positions: Vec<Position> = positions(&v);
         let total: usize = positions
             .iter()
             .map(|p| {

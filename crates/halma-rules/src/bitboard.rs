@@ -69,6 +69,15 @@ impl Bitboard {
         *self &= !Bitboard::single(i);
     }
 
+    /// Removes `from` (a member) and adds `to` (not a member), one word at a time: making a
+    /// move updates a few sets this way, and whole-set operations would cost several times the
+    /// instructions.
+    #[inline]
+    pub(crate) fn move_member(&mut self, from: u8, to: u8) {
+        self.0[usize::from(from >> 6)] ^= 1 << (from & 63);
+        self.0[usize::from(to >> 6)] ^= 1 << (to & 63);
+    }
+
     /// Toggles `i`.
     #[inline]
     pub fn toggle(&mut self, i: u8) {
@@ -117,19 +126,36 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub fn iter(self) -> BitIter {
-        BitIter(self)
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
     }
 }
 
 /// Iterator over the members of a [`Bitboard`], smallest first.
 #[derive(Clone, Debug)]
-pub struct BitIter(Bitboard);
+pub struct BitIter {
+    /// The members not yet returned.
+    words: [u64; 4],
+    /// The word being read: the ones before it are empty.
+    word: usize,
+}
 
 impl Iterator for BitIter {
     type Item = u8;
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        self.0.pop()
+        while let Some(w) = self.words.get_mut(self.word) {
+            if *w != 0 {
+                let bit = w.trailing_zeros();
+                *w &= *w - 1;
+                // word < 4 and bit < 64, so the index fits in a u8.
+                return Some((self.word as u32 * 64 + bit) as u8);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

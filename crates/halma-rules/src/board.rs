@@ -253,16 +253,18 @@ pub struct Board {
     landing: Box<[[Option<u8>; 8]; 256]>,
     /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
     jump_dirs: Box<[u8; 256]>,
-    /// `relation[other * len + cell]`: low byte, the direction bit of `other` as a neighbour of
+    /// `relation[other][cell]`: low byte, the direction bit of `other` as a neighbour of
     /// `cell`; high byte, its direction bit as the cell two steps away. Lets the jump search
-    /// treat the moving piece's start cell as empty.
-    relation: Vec<u16>,
+    /// treat the moving piece's start cell as empty. Rows of 256, so that a row is indexed by
+    /// a cell index without a bounds check.
+    relation: Vec<[u16; 256]>,
     /// The (cell, pattern bits) updates of the occupancy patterns (see [`Board::edge_pattern`])
     /// when a cell fills or empties: those of cell `c` are
-    /// `pattern_updates[pattern_start[c]..pattern_start[c + 1]]` (one flat table, so that a
-    /// move reads them without an indirection).
+    /// `pattern_updates[pattern_span[c].0..pattern_span[c].1]` (one flat table, so that a
+    /// move reads them without an indirection; spans of 256 cells, so that a cell index
+    /// needs no bounds check).
     pattern_updates: Vec<(u8, u16)>,
-    pattern_start: Vec<u16>,
+    pattern_span: Box<[(u16, u16); 256]>,
     /// `back[dir]`: the bit of the direction opposite `dir`.
     back: [u8; 8],
     /// `zone[cell]`: the cells whose occupancy decides the steps and jumps from `cell` (its
@@ -438,7 +440,7 @@ impl Board {
         let len = cells.len();
         let mut landing = Box::new([[None; 8]; 256]);
         let mut jump_dirs = Box::new([0u8; 256]);
-        let mut relation = vec![0u16; len * len];
+        let mut relation = vec![[0u16; 256]; len];
         let mut updates: Vec<std::collections::BTreeMap<u8, (u8, u8)>> =
             vec![Default::default(); len];
         let mut rays = vec![Vec::new(); len * 8];
@@ -452,14 +454,14 @@ impl Board {
                 }
                 let bit = 1u8 << d;
                 if let Some(&nb) = ray.first() {
-                    relation[usize::from(nb) * len + c] |= u16::from(bit);
+                    relation[usize::from(nb)][c] |= u16::from(bit);
                     // `c` sees `nb` in direction `d`: when `nb` fills, `c`'s neighbour bit `d` sets.
                     updates[usize::from(nb)].entry(c as u8).or_default().0 |= bit;
                 }
                 if ray.len() >= 2 {
                     landing[c][d] = Some(ray[1]);
                     jump_dirs[c] |= bit;
-                    relation[usize::from(ray[1]) * len + c] |= u16::from(bit) << 8;
+                    relation[usize::from(ray[1])][c] |= u16::from(bit) << 8;
                     updates[usize::from(ray[1])].entry(c as u8).or_default().1 |= bit;
                 }
                 rays[c * 8 + d] = ray;
@@ -487,13 +489,16 @@ impl Board {
                 let half = usize::from(dirs / 2);
                 1 << ((d + half) % usize::from(dirs))
             }),
-            pattern_start: std::iter::once(0)
-                .chain(updates.iter().scan(0u16, |end, m| {
+            pattern_span: {
+                let mut spans = Box::new([(0u16, 0u16); 256]);
+                let mut end = 0u16;
+                for (span, m) in spans.iter_mut().zip(&updates) {
                     // At most 16 updates per cell on at most 256 cells.
-                    *end += m.len() as u16;
-                    Some(*end)
-                }))
-                .collect(),
+                    *span = (end, end + m.len() as u16);
+                    end = span.1;
+                }
+                spans
+            },
             pattern_updates: updates
                 .into_iter()
                 .flat_map(|m| {
@@ -591,16 +596,11 @@ impl Board {
         self.back[(dir & 7) as usize]
     }
 
-    #[inline]
-    pub(crate) fn relation_raw(&self, cell: u8, other: u8) -> u16 {
-        self.relation[usize::from(other) * self.cells.len() + usize::from(cell)]
-    }
-
     /// The relations of every cell to `other` (see `relation`), indexed by cell.
     #[inline]
-    pub(crate) fn relation_row(&self, other: u8) -> &[u16] {
-        let len = self.cells.len();
-        &self.relation[usize::from(other) * len..(usize::from(other) + 1) * len]
+    pub(crate) fn relation_row(&self, other: u8) -> &[u16; 256] {
+        const NONE: &[u16; 256] = &[0; 256];
+        self.relation.get(usize::from(other)).unwrap_or(NONE)
     }
 
     #[inline]
@@ -620,8 +620,7 @@ impl Board {
 
     #[inline]
     pub(crate) fn pattern_updates(&self, cell: u8) -> &[(u8, u16)] {
-        let c = usize::from(cell);
-        let (start, end) = (self.pattern_start[c], self.pattern_start[c + 1]);
+        let (start, end) = self.pattern_span[usize::from(cell)];
         &self.pattern_updates[usize::from(start)..usize::from(end)]
     }
 

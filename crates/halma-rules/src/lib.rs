@@ -46,6 +46,6 @@ pub use options::{
     board_leave_home_moves, BackwardSteps, ForeignCorners, OptionError, Options, RuleOptions,
 };
 pub use path::{IllegalMove, LegalMove};
-pub use position::{Move, Position};
+pub use position::{JumpLandings, Move, Position};
 pub use rng::SplitMix64;
 pub use variant::{Army, GameSetup, Seat, SetupError, Variant, MAX_ARMIES, MAX_SEATS};

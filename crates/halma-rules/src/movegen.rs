@@ -32,12 +32,27 @@ pub(crate) trait CellSet:
     fn has(&self, c: u8) -> bool;
     /// Adds `c`.
     fn insert(&mut self, c: u8);
+    /// The jump search's stack: one (cell, jump directions) entry per cell of a board of this
+    /// width.
+    type Stack: AsMut<[(u8, u8)]>;
+    /// An empty stack.
+    const STACK: Self::Stack;
+    /// A move list's buffer: room for the moves of two pieces (at most one move per cell).
+    type Moves: AsMut<[Move]>;
+    /// An empty buffer.
+    const MOVES: Self::Moves;
     /// Calls `f` for every member, smallest first.
     #[inline(always)]
     fn for_each(self, f: impl FnMut(u8)) {
         for_each_bit(Self::WORDS, |i| self.word(i), f);
     }
 }
+
+/// The filler of move buffers.
+const NO_MOVE: Move = Move {
+    from: Cell(0),
+    to: Cell(0),
+};
 
 /// A set of up to 128 cells in two words, for the boards of at most 128 cells (the star of
 /// arm size 4 or less, 10 x 10, 8 x 8): half the work of a 256-bit set.
@@ -71,6 +86,10 @@ impl Not for Set128 {
 impl CellSet for Set128 {
     const EMPTY: Set128 = Set128([0; 2]);
     const WORDS: usize = 2;
+    type Stack = [(u8, u8); 128];
+    const STACK: [(u8, u8); 128] = [(0, 0); 128];
+    type Moves = [Move; 256];
+    const MOVES: [Move; 256] = [NO_MOVE; 256];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -104,6 +123,10 @@ impl CellSet for Set128 {
 impl CellSet for Bitboard {
     const EMPTY: Bitboard = Bitboard::EMPTY;
     const WORDS: usize = 4;
+    type Stack = [(u8, u8); 256];
+    const STACK: [(u8, u8); 256] = [(0, 0); 256];
+    type Moves = [Move; 512];
+    const MOVES: [Move; 512] = [NO_MOVE; 512];
 
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -134,7 +157,9 @@ impl CellSet for Bitboard {
 
 /// What the jump search of one army needs, read once per move list or count.
 #[derive(Clone, Copy)]
-struct ArmyRules<S> {
+struct ArmyRules<'a, S> {
+    /// The army's step directions per cell (see `Army::step_dirs`).
+    step_dirs: &'a [u8; 256],
     /// The army's goal, when the goal lock holds pieces in it (else empty).
     locked_goal: S,
     /// Cells no hop may land on (forbidden camps), else empty.
@@ -185,11 +210,12 @@ impl<S: CellSet> Destinations<S> {
 
 impl Variant {
     #[inline(always)]
-    fn army_rules<S: CellSet>(&self, army: usize) -> ArmyRules<S> {
+    fn army_rules<S: CellSet>(&self, army: usize) -> ArmyRules<'_, S> {
         let a = &self.armies()[army];
         let o = self.options();
         let foreign = S::from_bitboard(&a.foreign);
         ArmyRules {
+            step_dirs: &a.step_dirs,
             locked_goal: if o.goal_lock {
                 S::from_bitboard(&a.goal)
             } else {
@@ -212,26 +238,27 @@ impl Variant {
     /// Every cell the piece on `from` (of army `army`) can end a legal move on.
     #[inline]
     pub(crate) fn destinations(&self, pos: &Position, army: usize, from: u8) -> Bitboard {
-        let mut stack = [(0u8, 0u8); 256];
         if self.board().len() <= 128 {
+            let mut stack = Set128::STACK;
             self.destinations_in::<Set128>(pos, army, from, &self.army_rules(army), &mut stack)
                 .to_bitboard()
         } else {
+            let mut stack = Bitboard::STACK;
             self.destinations_in::<Bitboard>(pos, army, from, &self.army_rules(army), &mut stack)
                 .to_bitboard()
         }
     }
 
-    /// [`Variant::destinations`] in sets of width `S`, with a caller-supplied stack for the
-    /// jump search so that a whole move list reuses one buffer.
+    /// [`Variant::destinations`] in sets of width `S`, with the caller's stack for the jump
+    /// search.
     #[inline(always)]
     fn destinations_in<S: CellSet>(
         &self,
         pos: &Position,
         army: usize,
         from: u8,
-        rules: &ArmyRules<S>,
-        stack: &mut [(u8, u8); 256],
+        rules: &ArmyRules<'_, S>,
+        stack: &mut S::Stack,
     ) -> Destinations<S> {
         let a = &self.armies()[army];
         // Steps: the army's step targets that are free (and allowed).
@@ -265,25 +292,28 @@ impl Variant {
     ///
     /// A depth-first search whose open directions come from the position's occupancy patterns
     /// (an occupied neighbour with an empty cell behind it), corrected for the moving piece's
-    /// start cell, which is empty during the chain.
+    /// start cell, which is empty during the chain. The stack (`S::Stack`, one entry per cell
+    /// of the widest board of the set's width) is the caller's, so that a move list or count
+    /// sets it up once.
     #[inline(always)]
     fn flood_in<S: CellSet>(
         &self,
         pos: &Position,
         from: u8,
         first_dirs: u8,
-        rules: &ArmyRules<S>,
+        rules: &ArmyRules<'_, S>,
         visited: &mut S,
-        stack: &mut [(u8, u8); 256],
+        stack: &mut S::Stack,
     ) -> u32 {
+        let stack = stack.as_mut();
         let board = self.board();
         let relation = board.relation_row(from);
         let mut landed = 0u32;
         let banned = rules.banned;
         let any_banned = rules.any_banned;
         // The cell being left, and its open jump directions; the stack holds the cells still to
-        // visit with the direction bit back to where the chain came from (that jump only
-        // returns to a visited cell).
+        // leave with theirs, less the jump back to where the chain came from (it only returns
+        // to a visited cell).
         let mut c = from;
         let mut dirs = first_dirs;
         let mut top = 0usize;
@@ -302,23 +332,26 @@ impl Variant {
                         && (!any_banned || !banned.has(land))
                     {
                         visited.insert(land);
-                        // At most one entry per cell of the board.
-                        if let Some(slot) = stack.get_mut(top) {
-                            *slot = (land, board.back_bit(d));
-                        }
-                        top += 1;
                         landed += 1;
+                        // The jumps open from the landing, less the one back: a cell with none
+                        // is not stacked (at most one entry per cell of the board).
+                        let onward =
+                            pos.open_jumps(land, relation[usize::from(land)]) & !board.back_bit(d);
+                        if onward != 0 {
+                            if let Some(slot) = stack.get_mut(top) {
+                                *slot = (land, onward);
+                            }
+                            top += 1;
+                        }
                     }
                 }
             }
-            if top == 0 {
+            let Some(&(cell, onward)) = top.checked_sub(1).and_then(|t| stack.get(t)) else {
                 break;
-            }
+            };
             top -= 1;
-            let back;
-            (c, back) = stack[top];
-            let rel = relation.get(usize::from(c)).copied().unwrap_or(0);
-            dirs = pos.open_jumps(c, rel) & !back;
+            c = cell;
+            dirs = onward;
         }
         landed
     }
@@ -375,21 +408,19 @@ impl Variant {
 
     #[inline(always)]
     fn generate_in<S: CellSet>(&self, pos: &Position, out: &mut Vec<Move>) {
-        let mut stack = [(0u8, 0u8); 256];
+        let mut stack = S::STACK;
         // The moves are written here first and appended in few copies: a push per move would
         // check the capacity and reload the length each time, a copy per piece would call
         // `memcpy` for a handful of moves. Room for one more piece (at most one move per cell)
         // is kept free.
-        const ROOM: usize = 512;
-        let mut moves = [Move {
-            from: Cell(0),
-            to: Cell(0),
-        }; ROOM];
+        let mut buffer = S::MOVES;
+        let moves = buffer.as_mut();
+        let room = moves.len() / 2;
         let mut n = 0;
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
             S::from_bitboard(&pos.armies[army]).for_each(|from| {
-                if n > ROOM - 256 {
+                if n > room {
                     out.extend_from_slice(&moves[..n]);
                     n = 0;
                 }
@@ -405,7 +436,7 @@ impl Variant {
                 });
             });
         });
-        out.extend_from_slice(&moves[..n.min(ROOM)]);
+        out.extend_from_slice(&moves[..n.min(moves.len())]);
     }
 
     /// The legal moves of one piece (empty when it is not a piece of the seat to move).
@@ -436,15 +467,29 @@ impl Variant {
 
     #[inline(always)]
     fn count_in<S: CellSet>(&self, pos: &Position) -> u32 {
-        let mut stack = [(0u8, 0u8); 256];
+        let mut stack = S::STACK;
         let mut n = 0;
         let simple = self.simple_rules();
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
-            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+            let pieces = S::from_bitboard(&pos.armies[army]);
+            if !simple {
+                pieces.for_each(|from| {
+                    n += self
+                        .destinations_in(pos, army, from, &rules, &mut stack)
+                        .count();
+                });
+                return;
+            }
+            // Pieces standing in a locked goal take the general path; the others have their
+            // free steps and their jump landings.
+            (pieces & rules.locked_goal).for_each(|from| {
                 n += self
-                    .piece_count_in(pos, army, from, &rules, simple, &mut stack)
-                    .0;
+                    .destinations_in(pos, army, from, &rules, &mut stack)
+                    .count();
+            });
+            (pieces & !rules.locked_goal).for_each(|from| {
+                n += self.free_piece_count(pos, army, from, &rules, &mut stack).0;
             });
         });
         n
@@ -488,14 +533,9 @@ impl Variant {
         from: u8,
         stack: &mut [(u8, u8); 256],
     ) -> (u32, Option<[u64; 4]>) {
-        let (n, reach) = self.piece_count_in::<Bitboard>(
-            pos,
-            army,
-            from,
-            &self.army_rules(army),
-            self.simple_rules(),
-            stack,
-        );
+        let rules = self.army_rules(army);
+        let (n, reach) =
+            self.piece_count_in::<Bitboard>(pos, army, from, &rules, self.simple_rules(), stack);
         (n, reach.map(|r| r.0))
     }
 
@@ -505,9 +545,9 @@ impl Variant {
         pos: &Position,
         army: usize,
         from: u8,
-        rules: &ArmyRules<S>,
+        rules: &ArmyRules<'_, S>,
         simple: bool,
-        stack: &mut [(u8, u8); 256],
+        stack: &mut S::Stack,
     ) -> (u32, Option<S>) {
         if !simple || rules.locked_goal.has(from) {
             return (
@@ -515,27 +555,72 @@ impl Variant {
                 None,
             );
         }
-        // The free step directions, plus the cells jump chains reach that a step does not.
-        let board = self.board();
+        let (n, reach) = self.free_piece_count(pos, army, from, rules, stack);
+        (n, Some(reach))
+    }
+
+    /// The number of moves of a piece under the simple rules (see [`Variant::simple_rules`])
+    /// that does not stand in a locked goal, and the cells its chains visit (its start
+    /// included): its free steps plus the cells its jump chains land on. No cell is both:
+    /// every jump moves a piece two cells along a line, so a chain ends an even number of
+    /// cells away along each axis of the board's lattice (its cube or file and rank
+    /// coordinates), where no neighbour lies.
+    #[inline(always)]
+    fn free_piece_count<S: CellSet>(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        rules: &ArmyRules<'_, S>,
+        stack: &mut S::Stack,
+    ) -> (u32, S) {
         let f = usize::from(from);
-        let free_steps = self.armies()[army].step_dirs[f] & !(pos.patterns[f] as u8);
-        let mut n = u32::from(POPCOUNT8[usize::from(free_steps)]);
-        let first = pos.open_jumps(from, 0);
+        let pattern = pos.patterns[f];
+        let free_steps = rules.step_dirs[f] & !(pattern as u8);
+        let steps = u32::from(POPCOUNT8[usize::from(free_steps)]);
+        let first = (pattern as u8) & !((pattern >> 8) as u8);
         if first == 0 {
-            return (n, Some(S::single(from)));
+            return (steps, S::single(from));
         }
         let mut reach = S::single(from);
         let landed = self.flood_in(pos, from, first, rules, &mut reach, stack);
-        n += landed;
-        let mut dirs = free_steps;
-        while dirs != 0 {
-            let d = dirs.trailing_zeros();
-            dirs &= dirs - 1;
-            if let Some(nb) = board.neighbor_raw(from, d as usize) {
-                n -= u32::from(reach.has(nb));
-            }
+        debug_assert!(
+            (0..S::WORDS).all(|i| {
+                S::from_bitboard(&self.armies()[army].steps[f]).word(i) & reach.word(i) == 0
+            }),
+            "a jump chain reached a neighbour of its start cell"
+        );
+        (steps + landed, reach)
+    }
+
+    /// Calls `f(army, from, destinations)` for every piece of the seat to move (none when that
+    /// seat is out of the game), with the cells it can end a move on: [`Variant::destinations`]
+    /// of every piece, with one jump stack and the army rules read once per army.
+    pub(crate) fn for_each_destinations(&self, pos: &Position, f: impl FnMut(usize, u8, Bitboard)) {
+        if !pos.is_active(pos.to_move()) {
+            return;
         }
-        (n, Some(reach))
+        if self.board().len() <= 128 {
+            self.destinations_each::<Set128>(pos, f);
+        } else {
+            self.destinations_each::<Bitboard>(pos, f);
+        }
+    }
+
+    #[inline(always)]
+    fn destinations_each<S: CellSet>(
+        &self,
+        pos: &Position,
+        mut f: impl FnMut(usize, u8, Bitboard),
+    ) {
+        let mut stack = S::STACK;
+        self.for_each_army(pos.to_move, |army| {
+            let rules = self.army_rules::<S>(army);
+            S::from_bitboard(&pos.armies[army]).for_each(|from| {
+                let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
+                f(army, from, dest.to_bitboard());
+            });
+        });
     }
 
     /// Whether the seat to move has any legal move.

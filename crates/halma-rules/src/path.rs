@@ -138,10 +138,9 @@ impl Variant {
         }
     }
 
-    /// Breadth-first search over jump chains from `from`: sets the parent of every reached
-    /// cell in `parent` (which the caller passes all `None`; unreached cells and `from` itself
-    /// stay `None`).
-    fn chain_parents(&self, pos: &Position, army: usize, from: u8, parent: &mut [Option<u8>; 256]) {
+    /// Breadth-first search over jump chains from `from`: fills `search` with the cells reached
+    /// (`from` included) and the parent of each of them but `from`.
+    fn chain_parents(&self, pos: &Position, army: usize, from: u8, search: &mut ChainSearch) {
         let a = &self.armies()[army];
         let board = self.board();
         let mut occ = pos.occupied();
@@ -149,9 +148,10 @@ impl Variant {
         let lock = self.options().goal_lock;
         let forbidden = self.options().foreign_corners == ForeignCorners::Forbidden;
         let long = self.options().long_jumps;
+        let relation = board.relation_row(from);
         let mut visited = Bitboard::single(from);
         // Breadth first, so each cell's parent lies on a path with the fewest hops.
-        let mut queue = [0u8; 256];
+        let queue = &mut search.queue;
         let (mut head, mut tail) = (0usize, 1usize);
         queue[0] = from;
         while head < tail {
@@ -164,7 +164,7 @@ impl Variant {
                     .filter(|&d| self.jump_landing(c, usize::from(d), &occ).is_some())
                     .fold(0, |m, d| m | 1 << d)
             } else {
-                pos.open_jumps(c, board.relation_raw(c, from))
+                pos.open_jumps(c, relation[usize::from(c)])
             };
             while dirs != 0 {
                 let d = dirs.trailing_zeros();
@@ -184,11 +184,15 @@ impl Variant {
                     continue;
                 }
                 visited.set(land);
-                parent[usize::from(land)] = Some(c);
-                queue[tail] = land;
-                tail += 1;
+                search.parent[usize::from(land)] = c;
+                // Each cell enters the queue once: at most one entry per cell of the board.
+                if let Some(slot) = queue.get_mut(tail) {
+                    *slot = land;
+                    tail += 1;
+                }
             }
         }
+        search.reached = visited;
     }
 
     /// Every legal move of the seat to move with one shortest witness path each (a step when
@@ -196,14 +200,10 @@ impl Variant {
     #[must_use]
     pub fn legal_moves_with_paths(&self, pos: &Position) -> Vec<LegalMove> {
         let mut out = Vec::new();
-        if !pos.is_active(pos.to_move()) {
-            return out;
-        }
-        for army in self.armies_of(pos.to_move()) {
-            for from in pos.army(army).iter() {
-                self.piece_moves_with_paths(pos, army, from, &mut out);
-            }
-        }
+        let mut search = ChainSearch::new();
+        self.for_each_destinations(pos, |army, from, dest| {
+            self.paths_into(pos, army, from, dest, &mut search, &mut out);
+        });
         out
     }
 
@@ -229,20 +229,36 @@ impl Variant {
         out: &mut Vec<LegalMove>,
     ) {
         let dest = self.destinations(pos, army, from);
+        self.paths_into(pos, army, from, dest, &mut ChainSearch::new(), out);
+    }
+
+    /// Appends the moves from `from` to each cell of `dest` (the piece's destinations) with
+    /// their witness paths, using `search` for the chain search.
+    fn paths_into(
+        &self,
+        pos: &Position,
+        army: usize,
+        from: u8,
+        dest: Bitboard,
+        search: &mut ChainSearch,
+        out: &mut Vec<LegalMove>,
+    ) {
         if dest.is_empty() {
             return;
         }
         let steps = self.armies()[army].steps[usize::from(from)];
         // The chain search, only when some destination is not a step.
-        let mut parent = [None; 256];
-        if !(dest & !steps).is_empty() {
-            self.chain_parents(pos, army, from, &mut parent);
+        let chains = !(dest & !steps).is_empty();
+        if chains {
+            self.chain_parents(pos, army, from, search);
         }
         for to in dest.iter() {
             let path = if steps.has(to) {
                 Some(vec![Cell(from), Cell(to)])
+            } else if chains {
+                search.unwind(from, to)
             } else {
-                unwind(&parent, from, to)
+                None
             };
             // Every destination that is not a step was reached by the chain search.
             let Some(path) = path else { continue };
@@ -266,9 +282,9 @@ impl Variant {
         if self.armies()[army].steps[usize::from(mv.from.0)].has(mv.to.0) {
             return Some(vec![mv.from, mv.to]);
         }
-        let mut parent = [None; 256];
-        self.chain_parents(pos, army, mv.from.0, &mut parent);
-        unwind(&parent, mv.from.0, mv.to.0)
+        let mut search = ChainSearch::new();
+        self.chain_parents(pos, army, mv.from.0, &mut search);
+        search.unwind(mv.from.0, mv.to.0)
     }
 
     fn check_start(&self, pos: &Position, from: u8) -> Result<usize, IllegalMove> {
@@ -407,15 +423,51 @@ impl Variant {
     }
 }
 
-/// The chain from `from` to `to` read back from the parents of a breadth-first search, `None`
-/// when the search did not reach `to`.
-fn unwind(parent: &[Option<u8>; 256], from: u8, to: u8) -> Option<Vec<Cell>> {
-    let mut path = vec![Cell(to)];
-    let mut c = to;
-    while c != from {
-        c = parent[usize::from(c)]?;
-        path.push(Cell(c));
+/// The buffers of the breadth-first chain search, reused by the pieces of one listing: a
+/// cell's entry in `parent` is read only while the cell is in `reached`, which each search sets
+/// anew, so nothing needs clearing between searches.
+struct ChainSearch {
+    /// The cells the last search reached, its start included.
+    reached: Bitboard,
+    /// `parent[cell]`: the cell the last search reached `cell` from, for the cells of
+    /// `reached` other than the start.
+    parent: [u8; 256],
+    /// The search's queue.
+    queue: [u8; 256],
+}
+
+impl ChainSearch {
+    fn new() -> ChainSearch {
+        ChainSearch {
+            reached: Bitboard::EMPTY,
+            parent: [0; 256],
+            queue: [0; 256],
+        }
     }
-    path.reverse();
-    Some(path)
+
+    /// The chain from `from` (the last search's start) to `to` read back from the parents,
+    /// `None` when the search did not reach `to`.
+    fn unwind(&self, from: u8, to: u8) -> Option<Vec<Cell>> {
+        if !self.reached.has(to) {
+            return None;
+        }
+        // The length first, so that the path is allocated once. Parents lead back to the start
+        // in fewer steps than the board has cells.
+        let mut len = 1;
+        let mut c = to;
+        while c != from {
+            c = self.parent[usize::from(c)];
+            len += 1;
+            if len > 256 {
+                return None;
+            }
+        }
+        let mut path = vec![Cell(from); len];
+        let mut c = to;
+        for slot in path.iter_mut().rev() {
+            *slot = Cell(c);
+            c = self.parent[usize::from(c)];
+        }
+        Some(path)
+    }
 }

@@ -1,8 +1,6 @@
 //! Positions: the placement of every army, whose turn it is, and each seat's move count and
 //! standing; move generation (steps and jump chains) and making moves.
 
-use std::sync::OnceLock;
-
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Cell};
 use crate::rng::SplitMix64;
@@ -42,28 +40,41 @@ pub struct Position {
 
 /// Zobrist keys: one per (army, cell), one per seat to move.
 struct Keys {
-    pieces: Vec<u64>,
+    pieces: [[u64; 256]; MAX_ARMIES],
     turn: [u64; MAX_SEATS],
 }
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        // A fixed seed, so hashes are the same in every process.
-        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
-        let mut next = || rng.next_u64();
-        let pieces = (0..MAX_ARMIES * 256).map(|_| next()).collect();
-        let mut turn = [0u64; MAX_SEATS];
-        for t in &mut turn {
-            *t = next();
+/// The keys, drawn at compile time from a fixed seed (so hashes are the same in every
+/// process): the pieces' keys army by army and cell by cell, then the turn keys.
+static KEYS: Keys = {
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+    let mut pieces = [[0u64; 256]; MAX_ARMIES];
+    let mut a = 0;
+    while a < MAX_ARMIES {
+        let mut c = 0;
+        while c < 256 {
+            pieces[a][c] = rng.next_u64();
+            c += 1;
         }
-        Keys { pieces, turn }
-    })
-}
+        a += 1;
+    }
+    let mut turn = [0u64; MAX_SEATS];
+    let mut t = 0;
+    while t < MAX_SEATS {
+        turn[t] = rng.next_u64();
+        t += 1;
+    }
+    Keys { pieces, turn }
+};
 
 #[inline]
 fn piece_key(army: usize, cell: u8) -> u64 {
-    keys().pieces[army * 256 + usize::from(cell)]
+    KEYS.pieces[army][usize::from(cell)]
+}
+
+#[inline]
+fn turn_key(seat: u8) -> u64 {
+    KEYS.turn[usize::from(seat)]
 }
 
 impl Position {
@@ -117,7 +128,7 @@ impl Position {
     /// The position key recomputed from scratch (placement and player to move).
     #[must_use]
     pub fn compute_hash(&self) -> u64 {
-        let mut h = keys().turn[usize::from(self.to_move)];
+        let mut h = turn_key(self.to_move);
         for (a, bb) in self.armies.iter().enumerate() {
             for c in bb.iter() {
                 h ^= piece_key(a, c);
@@ -164,7 +175,7 @@ impl Position {
     }
 
     /// The jump directions open from `cell` (an occupied neighbour with an empty cell behind
-    /// it), with the cells that `rel` marks (see `Board::relation_raw`) counted empty: the
+    /// it), with the cells that `rel` marks (see `Board::relation_row`) counted empty: the
     /// moving piece's start cell during its chain.
     #[inline(always)]
     pub(crate) fn open_jumps(&self, cell: u8, rel: u16) -> u8 {
@@ -188,6 +199,58 @@ impl Position {
     #[must_use]
     pub fn is_active(&self, seat: Seat) -> bool {
         (self.finished | self.eliminated) & (1 << seat.0) == 0
+    }
+}
+
+impl Board {
+    /// The cells a piece on `cell` reaches in `pos` (a position on this board) with one
+    /// ordinary jump: over an occupied neighbour onto the empty cell behind it, in direction
+    /// order. Read from the position's occupancy patterns, without walking the lines.
+    ///
+    /// ```
+    /// use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
+    ///
+    /// let v = Variant::new(&GameSetup { board: BoardKind::Star, players: 2, options: RuleOptions::default() })?;
+    /// let pos = Position::start(&v, v.seat(0).ok_or("no seat")?);
+    /// let c1 = v.board().parse_cell("c1")?;
+    /// let landings: Vec<&str> = v.board().jump_landings(&pos, c1).map(|c| v.board().name(c)).collect();
+    /// // Over d2 to e7 and over d1 to e5.
+    /// assert_eq!(landings, ["e7", "e5"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn jump_landings(&self, pos: &Position, cell: Cell) -> JumpLandings<'_> {
+        JumpLandings {
+            board: self,
+            cell: cell.0,
+            dirs: pos.open_jumps(cell.0, 0),
+        }
+    }
+}
+
+/// The landing cells of a piece's single jumps: see [`Board::jump_landings`].
+#[derive(Clone, Debug)]
+pub struct JumpLandings<'a> {
+    board: &'a Board,
+    cell: u8,
+    /// The open jump directions not yet visited.
+    dirs: u8,
+}
+
+impl Iterator for JumpLandings<'_> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.dirs != 0 {
+            let d = self.dirs.trailing_zeros();
+            self.dirs &= self.dirs - 1;
+            // An open direction always has its landing on the board.
+            if let Some(land) = self.board.landing_raw(self.cell, d) {
+                return Some(Cell(land));
+            }
+        }
+        None
     }
 }
 
@@ -231,27 +294,32 @@ impl Variant {
             "play_unchecked: no own piece on the from cell"
         );
         let army = army.unwrap_or(0);
-        pos.armies[army].clear(mv.from.0);
-        pos.armies[army].set(mv.to.0);
-        pos.occupied.clear(mv.from.0);
-        pos.occupied.set(mv.to.0);
+        pos.armies[army].move_member(mv.from.0, mv.to.0);
+        pos.occupied.move_member(mv.from.0, mv.to.0);
         pos.toggle_patterns(self.board(), mv.from.0);
         pos.toggle_patterns(self.board(), mv.to.0);
         pos.hash ^= piece_key(army, mv.from.0) ^ piece_key(army, mv.to.0);
         pos.moves_made[usize::from(seat)] = pos.moves_made[usize::from(seat)].saturating_add(1);
-        // A goal's state changes when a piece enters or leaves a goal, and, under the
-        // anti-blocking rule's grace period, when the mover's pieces in others' goals start to
-        // count as blockers (its grace-th move).
+        // A goal can become filled only when a piece enters it (one leaving it empties a cell
+        // of it), or, under the anti-blocking rule's grace period, when the mover's pieces in
+        // others' goals start to count as blockers (its grace-th move).
         let grace = self.options().anti_blocking_grace;
-        let blockers_now = grace != 0 && pos.moves_made[usize::from(seat)] == grace;
-        if blockers_now || self.all_goals.has(mv.from.0) || self.all_goals.has(mv.to.0) {
+        if grace != 0 && pos.moves_made[usize::from(seat)] == grace {
             self.update_finished(pos);
+        } else if self.all_goals.has(mv.to.0) {
+            self.update_finished_entering(pos, mv.to.0);
         }
-        let out_before = pos.eliminated;
-        self.update_leave_home(pos, seat);
-        if grace != 0 && pos.eliminated != out_before {
-            // The eliminated seat's pieces now count as blockers in others' goals.
-            self.update_finished(pos);
+        if self
+            .options()
+            .leave_home_moves
+            .is_some_and(|limit| pos.moves_made[usize::from(seat)] >= limit)
+        {
+            let out_before = pos.eliminated;
+            self.update_leave_home(pos, seat);
+            if grace != 0 && pos.eliminated != out_before {
+                // The eliminated seat's pieces now count as blockers in others' goals.
+                self.update_finished(pos);
+            }
         }
         self.advance_turn(pos);
     }
@@ -297,7 +365,7 @@ impl Variant {
             }
         }
         if next != old {
-            pos.hash ^= keys().turn[usize::from(old)] ^ keys().turn[usize::from(next)];
+            pos.hash ^= turn_key(old) ^ turn_key(next);
             pos.to_move = next;
         }
     }
@@ -355,6 +423,25 @@ impl Variant {
         }
     }
 
+    /// [`Variant::update_finished`] after a move that entered `cell` (a goal cell) and changed
+    /// nobody's blockers: only the seats whose goal holds `cell` can have finished, and the
+    /// others only in a cascade from them, so the others are checked only when one of these
+    /// finished.
+    fn update_finished_entering(&self, pos: &mut Position, cell: u8) {
+        let before = pos.finished;
+        let mut seats = self.goal_seats[usize::from(cell)];
+        while seats != 0 {
+            let s = seats.trailing_zeros() as u8;
+            seats &= seats - 1;
+            if pos.is_active(Seat(s)) && self.seat_done(pos, s) {
+                pos.finished |= 1 << s;
+            }
+        }
+        if pos.finished != before && self.options().anti_blocking_grace != 0 {
+            self.update_finished(pos);
+        }
+    }
+
     fn update_leave_home(&self, pos: &mut Position, mover: u8) {
         if let Some(limit) = self.options().leave_home_moves {
             if pos.is_active(Seat(mover)) && pos.moves_made[usize::from(mover)] >= limit {
@@ -372,5 +459,45 @@ impl Variant {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BoardKind, GameSetup, RuleOptions};
+
+    /// The Zobrist keys are fixed: hashes stored with games (their recent keys) and tables
+    /// built by one version must mean the same in the next.
+    #[test]
+    fn hashes_are_fixed() {
+        let hash = |board, players| {
+            let v = Variant::new(&GameSetup {
+                board,
+                players,
+                options: RuleOptions::default(),
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+            let mut pos = Position::start(&v, Seat(0));
+            let mut list = Vec::new();
+            v.generate_moves(&pos, &mut list);
+            let start = pos.hash();
+            v.play_unchecked(&mut pos, list[list.len() / 2]);
+            (start, pos.hash())
+        };
+        let got = [
+            hash(BoardKind::Star, 2),
+            hash(BoardKind::Star, 6),
+            hash(BoardKind::Square16, 4),
+        ];
+        // The values of the keys drawn at run time before they became a constant.
+        assert_eq!(
+            got,
+            [
+                (0x53ad_8252_ec3b_9173, 0x9928_4504_5474_1d7c),
+                (0xa997_297b_9d11_b074, 0x6312_ee2d_255e_3c7b),
+                (0xf79b_ad2c_35eb_adff, 0x57d9_72ce_4db7_ff03),
+            ]
+        );
     }
 }

@@ -22,12 +22,12 @@ pub struct SplitMix64 {
 impl SplitMix64 {
     /// A generator started from `seed`.
     #[must_use]
-    pub fn new(seed: u64) -> SplitMix64 {
+    pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub const fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -73,8 +73,8 @@ pub struct Army {
     pub foreign: Bitboard,
     /// Step targets per cell for this army (backward or diagonal-only variants differ).
     pub(crate) steps: Vec<Bitboard>,
-    /// The same as direction bits per cell, for the fast move count.
-    pub(crate) step_dirs: Vec<u8>,
+    /// The same as direction bits per cell, for the fast move count (0 beyond the board).
+    pub(crate) step_dirs: Box<[u8; 256]>,
 }
 
 /// A validated setup, ready to play: shared by every position of a game (wrap it in an `Arc`).
@@ -90,6 +90,8 @@ pub struct Variant {
     unit_of: [u8; MAX_SEATS],
     /// Every army's goal cells together: only a move touching them can fill a goal.
     pub(crate) all_goals: Bitboard,
+    /// `goal_seats[cell]`: bit mask of the seats with an army whose goal holds `cell`.
+    pub(crate) goal_seats: Vec<u8>,
 }
 
 impl Variant {
@@ -192,6 +194,14 @@ impl Variant {
             };
         }
         let all_goals = armies.iter().fold(Bitboard::EMPTY, |acc, a| acc | a.goal);
+        let goal_seats = (0..=255u8)
+            .map(|c| {
+                armies
+                    .iter()
+                    .filter(|a| a.goal.has(c))
+                    .fold(0u8, |m, a| m | 1 << a.owner.0)
+            })
+            .collect();
         Ok(Variant {
             setup: setup.clone(),
             board,
@@ -200,6 +210,7 @@ impl Variant {
             seat_armies,
             unit_of,
             all_goals,
+            goal_seats,
         })
     }
 
@@ -306,7 +317,7 @@ fn seat_corners(board: BoardKind, players: u8, colours: u8) -> Vec<(u8, Corner)>
 
 /// Step targets per cell for an army whose home is `home` (square variants restrict them), as
 /// cell sets and as direction bits.
-fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>, Vec<u8>) {
+fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>, Box<[u8; 256]>) {
     let mut allowed = [true; 8];
     if board.kind() != BoardKind::Star {
         // The diagonal pointing into the own corner, as a (file, rank) vector.
@@ -330,7 +341,8 @@ fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>,
             }
         }
     }
-    (0..board.len())
+    let mut step_dirs = Box::new([0u8; 256]);
+    let steps = (0..board.len())
         .map(|c| {
             let mut m = Bitboard::EMPTY;
             let mut dirs = 0u8;
@@ -344,9 +356,11 @@ fn step_masks(board: &Board, home: Corner, options: &Options) -> (Vec<Bitboard>,
                     dirs |= 1 << d;
                 }
             }
-            (m, dirs)
+            step_dirs[c] = dirs;
+            m
         })
-        .unzip()
+        .collect();
+    (steps, step_dirs)
 }
 
 impl Options {

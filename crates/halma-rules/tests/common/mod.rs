@@ -6,7 +6,7 @@
 //! cannot hide by being made twice.
 #![allow(dead_code)] // each test binary uses a different part of the helpers
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use halma_rules::{
     notation, perft, BackwardSteps, Bitboard, Board, BoardKind, Cell, Corner, ForeignCorners,
@@ -133,11 +133,29 @@ impl<'a> Reference<'a> {
         }
     }
 
+    /// The cells a piece on `cell` reaches with one ordinary jump (over an occupied neighbour
+    /// onto the empty cell behind it), whoever's turn it is.
+    pub fn single_jumps(&self, pos: &Position, cell: u8) -> BTreeSet<u8> {
+        let occ = pos.occupied();
+        (0..self.geometry.directions())
+            .filter_map(|d| match self.geometry.ray(cell, d) {
+                [over, land, ..] if occ.has(*over) && !occ.has(*land) => Some(*land),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every legal (from, to) of the seat to move.
     pub fn moves(&self, pos: &Position) -> BTreeSet<(u8, u8)> {
+        self.moves_with_hops(pos).into_keys().collect()
+    }
+
+    /// Every legal (from, to) of the seat to move, with the fewest hops a witness path needs
+    /// (1 for a step, else the number of jumps of the shortest chain).
+    pub fn moves_with_hops(&self, pos: &Position) -> BTreeMap<(u8, u8), usize> {
         let variant = self.variant;
         let geo = &self.geometry;
-        let mut out = BTreeSet::new();
+        let mut out = BTreeMap::new();
         let seat = pos.to_move();
         if !pos.is_active(seat) {
             return out;
@@ -149,7 +167,7 @@ impl<'a> Reference<'a> {
             for from in pos.army(army).iter() {
                 let mut occ = pos.occupied();
                 occ.clear(from);
-                let mut dest: BTreeSet<u8> = BTreeSet::new();
+                let mut dest: BTreeMap<u8, usize> = BTreeMap::new();
                 for d in 0..geo.directions() {
                     if let Some(nb) = geo.neighbor(from, d) {
                         if occ.has(nb) || !step_allowed(variant, a.home_corner, from, nb) {
@@ -161,12 +179,14 @@ impl<'a> Reference<'a> {
                         if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(nb) {
                             continue;
                         }
-                        dest.insert(nb);
+                        dest.insert(nb, 1);
                     }
                 }
-                let mut seen = BTreeSet::from([from]);
-                let mut stack = vec![from];
-                while let Some(c) = stack.pop() {
+                // Breadth first: each cell's hops are the fewest of any chain.
+                let mut seen = BTreeMap::from([(from, 0usize)]);
+                let mut queue = VecDeque::from([from]);
+                while let Some(c) = queue.pop_front() {
+                    let hops = seen[&c] + 1;
                     for d in 0..geo.directions() {
                         let ray = geo.ray(c, d);
                         let Some(k) = ray.iter().position(|&x| occ.has(x)) else {
@@ -190,17 +210,21 @@ impl<'a> Reference<'a> {
                         if o.foreign_corners == ForeignCorners::Forbidden && a.foreign.has(land) {
                             continue;
                         }
-                        if seen.insert(land) {
-                            stack.push(land);
+                        if let std::collections::btree_map::Entry::Vacant(e) = seen.entry(land) {
+                            e.insert(hops);
+                            queue.push_back(land);
                         }
                     }
                 }
-                dest.extend(seen.into_iter().filter(|&c| c != from));
-                for to in dest {
+                for (c, hops) in seen.into_iter().filter(|&(c, _)| c != from) {
+                    let fewest = dest.entry(c).or_insert(hops);
+                    *fewest = (*fewest).min(hops);
+                }
+                for (to, hops) in dest {
                     if o.foreign_corners != ForeignCorners::Allowed && a.foreign.has(to) {
                         continue;
                     }
-                    out.insert((from, to));
+                    out.insert((from, to), hops);
                 }
             }
         }
@@ -222,10 +246,11 @@ pub fn fast_moves(variant: &Variant, pos: &Position) -> BTreeSet<(u8, u8)> {
 
 /// Checks one position: generator = reference, the count, every path, and rejections of
 /// random (from, to) pairs.
-pub fn check_position(reference: &Reference, pos: &Position, rng: &mut SplitMix64) {
-    let variant = reference.variant;
+pub fn check_position(generator: &Reference, pos: &Position, rng: &mut SplitMix64) {
+    let variant = generator.variant;
     let fast = fast_moves(variant, pos);
-    let reference = reference.moves(pos);
+    let hops = generator.moves_with_hops(pos);
+    let reference: BTreeSet<(u8, u8)> = hops.keys().copied().collect();
     assert_eq!(
         fast,
         reference,
@@ -233,12 +258,37 @@ pub fn check_position(reference: &Reference, pos: &Position, rng: &mut SplitMix6
         notation::format_position(variant, pos)
     );
     assert_eq!(variant.count_moves(pos) as usize, fast.len());
+    for cell in variant.board().cells() {
+        let Some(c) = variant.board().cell(usize::from(cell.index)) else {
+            continue;
+        };
+        let landings: BTreeSet<u8> = variant
+            .board()
+            .jump_landings(pos, c)
+            .map(Cell::index)
+            .collect();
+        assert_eq!(
+            landings,
+            generator.single_jumps(pos, cell.index),
+            "single jumps from {}",
+            cell.name
+        );
+    }
     assert_eq!(variant.has_moves(pos), !fast.is_empty());
     let with_paths = variant.legal_moves_with_paths(pos);
     assert_eq!(with_paths.len(), fast.len());
     for lm in &with_paths {
         assert_eq!(lm.path.first(), Some(&lm.mv.from));
         assert_eq!(lm.path.last(), Some(&lm.mv.to));
+        // A shortest witness: as few hops as the reference's breadth-first search needs, and
+        // the same path as the one-move search (`witness_path`) finds.
+        assert_eq!(
+            Some(lm.path.len() - 1),
+            hops.get(&(lm.mv.from.index(), lm.mv.to.index())).copied(),
+            "witness path {:?} is not a shortest one",
+            lm.path
+        );
+        assert_eq!(variant.witness_path(pos, lm.mv).as_ref(), Some(&lm.path));
         let checked = variant.check_path(pos, &lm.path);
         assert!(
             checked.is_ok(),

@@ -1,4 +1,4 @@
-//! The operational routes: health checks and API documentation.
+//! The operational routes: health checks, API documentation and the web client.
 //!
 //! The game routes join these in [`configure`].
 
@@ -7,6 +7,7 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod play;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -18,5 +19,6 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .service(health::readyz)
         .configure(games::configure)
         .configure(boards::configure)
+        .configure(play::configure)
         .configure(|config| docs::configure(config, openapi));
 }

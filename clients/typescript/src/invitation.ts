@@ -30,7 +30,13 @@ const TOKEN = /^[A-Za-z0-9_-]+$/;
  */
 export function formatInvitation(invitation: Invitation): string {
   const { gameId, seat, code } = invitation;
-  if (!TOKEN.test(gameId) || !TOKEN.test(code) || !Number.isInteger(seat) || seat < 0 || seat > 255) {
+  if (
+    !TOKEN.test(gameId) ||
+    !TOKEN.test(code) ||
+    !Number.isInteger(seat) ||
+    seat < 0 ||
+    seat > 255
+  ) {
     throw new RangeError(`not an invitation: game ${gameId}, seat ${seat}`);
   }
   return `${gameId}.${seat}.${code}`;

@@ -16,7 +16,7 @@ import { s } from "./dom.js";
 import type { Layout, Point } from "./geometry.js";
 import { directionOfKey, nextCell } from "./navigation.js";
 import type { TableState } from "./store.js";
-import { stopsOf } from "./table.js";
+import { stopsOf } from "./selection.js";
 
 /** What the board asks of the table. */
 export interface BoardActions {

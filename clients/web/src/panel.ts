@@ -54,7 +54,29 @@ export class PanelView {
     this.#section("result", JSON.stringify([table.shown.result, table.shown.seats]), () =>
       result(table),
     );
-    this.#section("record", String(table.record.length), () => record(table));
+    this.#record(table);
+  }
+
+  /** The move record: new moves are appended, and the list keeps its newest move in view. */
+  #record(table: TableState): void {
+    const section = this.#sections.get("record");
+    if (section === undefined) {
+      return;
+    }
+    let list = section.element.querySelector("ol");
+    const shown = list?.children.length ?? 0;
+    if (list === null || shown > table.record.length) {
+      list = h("ol", { class: "record", "aria-label": "Move record" });
+      section.element.replaceChildren(h("h2", {}, ""), list);
+    } else if (shown === table.record.length) {
+      return;
+    }
+    const heading = section.element.querySelector("h2");
+    if (heading !== null) {
+      heading.textContent = `Moves (${table.record.length})`;
+    }
+    list.append(...table.record.slice(list.children.length).map((move) => recordLine(table, move)));
+    list.scrollTop = list.scrollHeight;
   }
 
   #section(name: string, key: string, build: () => readonly Node[]): void {
@@ -64,10 +86,6 @@ export class PanelView {
     }
     section.key = key;
     section.element.replaceChildren(...build());
-    if (name === "record") {
-      const list = section.element.querySelector("ol");
-      list?.scrollTo({ top: list.scrollHeight });
-    }
   }
 
   #move(table: TableState): Node[] {
@@ -283,18 +301,9 @@ function result(table: TableState): Node[] {
   ];
 }
 
-function record(table: TableState): Node[] {
-  const items = table.record.map((move) =>
-    h(
-      "li",
-      { "data-ply": move.ply, "data-seat": move.seat },
-      `${table.shown.seats[move.seat]?.name ?? `seat ${move.seat}`}: ${move.notation}`,
-    ),
-  );
-  return [
-    h("h2", {}, `Moves (${table.record.length})`),
-    h("ol", { class: "record", "aria-label": "Move record" }, items),
-  ];
+function recordLine(table: TableState, move: types.MoveView): HTMLLIElement {
+  const name = table.shown.seats[move.seat]?.name ?? `seat ${move.seat}`;
+  return h("li", { "data-ply": move.ply, "data-seat": move.seat }, `${name}: ${move.notation}`);
 }
 
 /** A small picture of army `army`'s piece. */

@@ -13,7 +13,8 @@ import { isProblem, type GameEvent, type GameSession, type types } from "@halma/
 
 import { layout, rotationFor } from "./geometry.js";
 import { applyEvent, applyMove, homeOf, shownOf } from "./shown.js";
-import type { Selection, Store, TableState } from "./store.js";
+import type { Store, TableState } from "./store.js";
+import { nextSelection } from "./selection.js";
 import { follow } from "./stream.js";
 
 /** Draws a move hop by hop; resolves when the piece has arrived. */
@@ -32,6 +33,8 @@ export class Table {
   readonly #queue: Item[] = [];
   readonly #stop = new AbortController();
   #draining = false;
+  /** The version at which this page last asked the AI seats to move. */
+  #drivenVersion = 0;
   /** Draws moves; set by the board view (without one, moves are shown at once). */
   animate: Animate | undefined;
 
@@ -209,7 +212,8 @@ export class Table {
       this.#store.update((s) => (s.notice = { kind: "error", text: explain(error) }));
     } finally {
       this.#store.update(() => (this.#state.busy = false));
-      void this.#settle();
+      // Read the game again: a handover changed the seats while this write was under way.
+      void this.#settle(true);
     }
   }
 
@@ -278,11 +282,16 @@ export class Table {
   /**
    * When the board is current: reads the game again if asked (seats changed), and when one
    * of our seats is to move, reads the game and its legal moves so that input can start.
+   *
+   * The service plays at most one round of AI moves per request, so a game whose every
+   * seat left is the AI's waits after each round: the page with the host token asks for the
+   * next one (`POST /v1/games/{id}/ai-turns`), once per version.
    */
   async #settle(reread = false): Promise<void> {
     const shown = this.#state.shown;
     const ours = shown.toMove !== undefined && this.#state.mySeats.has(shown.toMove);
-    if (this.#draining || this.#state.busy || (!reread && !ours)) {
+    const aiWaits = this.#aiWaits();
+    if (this.#draining || this.#state.busy || (!reread && !ours && !aiWaits)) {
       return;
     }
     try {
@@ -298,6 +307,13 @@ export class Table {
         shown.status = game.status;
         shown.toMove = game.to_move ?? undefined;
       });
+      if (this.#aiWaits()) {
+        if (this.#drivenVersion !== this.#session.version) {
+          this.#drivenVersion = this.#session.version;
+          await this.#write(() => this.#session.aiTurns());
+        }
+        return;
+      }
       const toMove = shown.toMove;
       if (toMove === undefined || !this.#state.mySeats.has(toMove)) {
         return;
@@ -311,47 +327,17 @@ export class Table {
       this.#store.update((s) => (s.notice = { kind: "error", text: explain(error) }));
     }
   }
-}
 
-/**
- * What activating `cell` does to the move being chosen: a new selection, none, or `"play"`
- * when the end of the chosen path is activated again.
- */
-export function nextSelection(
-  selection: Selection | undefined,
-  legal: readonly types.LegalMoveView[],
-  cell: string,
-): Selection | undefined | "play" {
-  if (selection !== undefined && selection.path.length > 1) {
-    const at = selection.path.indexOf(cell);
-    if (at === selection.path.length - 1) {
-      return "play";
-    }
-    // An earlier landing of the chosen chain where a move may end: stop there.
-    if (at > 0 && selection.targets.some((t) => t.to === cell)) {
-      return { ...selection, path: selection.path.slice(0, at + 1) };
-    }
+  /** Whether an AI seat is to move and this page, holding the host token, may ask it to. */
+  #aiWaits(): boolean {
+    const { shown, host } = this.#state;
+    return (
+      host &&
+      shown.status === "ongoing" &&
+      shown.toMove !== undefined &&
+      shown.seats[shown.toMove]?.kind === "ai"
+    );
   }
-  if (selection !== undefined) {
-    const target = selection.targets.find((t) => t.to === cell);
-    if (target !== undefined) {
-      return { ...selection, path: target.path };
-    }
-    if (selection.from === cell) {
-      return undefined;
-    }
-  }
-  const targets = legal.filter((m) => m.from === cell);
-  return targets.length > 0 ? { from: cell, targets, path: [] } : undefined;
-}
-
-/** The landings of the chosen path where the move may stop instead (not its start or end). */
-export function stopsOf(selection: Selection | undefined): string[] {
-  if (selection === undefined) {
-    return [];
-  }
-  const ends = new Set(selection.targets.map((t) => t.to));
-  return selection.path.slice(1, -1).filter((cell) => ends.has(cell));
 }
 
 /** An error in words for the person at the page. */

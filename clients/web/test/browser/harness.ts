@@ -3,7 +3,7 @@
 // static file server for the page on another origin than the API.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,8 +14,12 @@ import { fileURLToPath } from "node:url";
 
 import { chromium, type BrowserContext } from "playwright-core";
 
-/** The folder of this package (`clients/web`); tests are built into `build/test/browser/`. */
-export const PACKAGE_DIR = fileURLToPath(new URL("../../../", import.meta.url));
+/** The folder of this package (`clients/web`): the tests are built into `build/tsc/web/test/`. */
+export const PACKAGE_DIR = fileURLToPath(new URL("../../../../../", import.meta.url));
+
+if (!readFileSync(join(PACKAGE_DIR, "package.json"), "utf8").includes('"name": "@halma/web"')) {
+  throw new Error(`${PACKAGE_DIR} is not the web client's folder`);
+}
 
 /** Where the tests write their screenshots. */
 export const ARTIFACTS_DIR = resolve(PACKAGE_DIR, "build", "screenshots");
@@ -172,7 +176,9 @@ export async function startStaticHost(): Promise<Running> {
 }
 
 /** A headless Chromium with a fresh profile, and a function that closes it and the profile. */
-export async function launch(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
+export async function launch(
+  viewport: { width: number; height: number } = { width: 1100, height: 800 },
+): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), "halma-chromium-"));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
@@ -185,7 +191,7 @@ export async function launch(): Promise<{ browser: BrowserContext; close(): Prom
       "--no-default-browser-check",
       "--disable-dev-shm-usage",
     ],
-    viewport: { width: 1100, height: 800 },
+    viewport,
   });
   return {
     browser,

@@ -26,7 +26,11 @@ async fn the_web_client_is_served_at_play() {
         .unwrap();
 
     // `/play` sends the browser to `/play/`, keeping the query (an `?api=` address).
-    let response = client.get(format!("{base}/play?api=x")).send().await.unwrap();
+    let response = client
+        .get(format!("{base}/play?api=x"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT);
     assert_eq!(header(&response, LOCATION), "/play/?api=x");
 
@@ -38,16 +42,28 @@ async fn the_web_client_is_served_at_play() {
     let etag = header(&page, ETAG);
     assert!(etag.starts_with('"') && etag.len() > 10, "{etag}");
     let html = page.text().await.unwrap();
-    assert!(!html.contains("https://"), "the page loads something from elsewhere");
-    assert!(!html.contains("/src/main.ts"), "the page is not the built one");
+    assert!(
+        !html.contains("https://"),
+        "the page loads something from elsewhere"
+    );
+    assert!(
+        !html.contains("/src/main.ts"),
+        "the page is not the built one"
+    );
 
     // The page names its script and stylesheet relative to itself, under assets/.
     let assets: Vec<&str> = html
         .split('"')
         .filter(|part| part.starts_with("./assets/"))
         .collect();
-    let script = assets.iter().find(|a| a.ends_with(".js")).expect("a script");
-    let style = assets.iter().find(|a| a.ends_with(".css")).expect("a stylesheet");
+    let script = assets
+        .iter()
+        .find(|a| a.ends_with(".js"))
+        .expect("a script");
+    let style = assets
+        .iter()
+        .find(|a| a.ends_with(".css"))
+        .expect("a stylesheet");
     for (asset, content_type) in [
         (script, "text/javascript; charset=utf-8"),
         (style, "text/css; charset=utf-8"),

@@ -23,6 +23,7 @@ mod checks;
 mod errors;
 mod events;
 mod games;
+mod invitations;
 mod race;
 mod rng;
 mod server;
@@ -80,4 +81,8 @@ on_both_stores! {
     seats_handed_to_the_ai_finish_the_game =>
         crate::events::seats_handed_to_the_ai_finish_the_game,
     any_ply_can_be_seen => crate::sessions::any_ply_can_be_seen,
+    a_four_seat_game_filled_through_invitations_is_played_to_the_end =>
+        crate::invitations::a_four_seat_game_filled_through_invitations_is_played_to_the_end,
+    public_games_wait_in_the_lobby => crate::invitations::public_games_wait_in_the_lobby,
+    the_host_cancels_a_waiting_game => crate::invitations::the_host_cancels_a_waiting_game,
 }

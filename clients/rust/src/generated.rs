@@ -270,6 +270,10 @@ service's configuration).*/
         pub options: ::std::option::Option<RuleOptions>,
         ///Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8.
         pub players: u8,
+        /**List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
+then join its open seats without a code. Only for games with an open seat.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub public: ::std::option::Option<bool>,
         /**The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
 one entry per player.*/
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -284,6 +288,8 @@ one entry per player.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct CreatedGame {
         pub game: GameView,
+        ///One invitation per open seat, in seat order.
+        pub invitations: ::std::vec::Vec<Invitation>,
         pub tokens: GameTokens,
     }
     impl CreatedGame {
@@ -473,6 +479,8 @@ goal.*/
         PartialOrd
     )]
     pub enum GameStatus {
+        #[serde(rename = "waiting")]
+        Waiting,
         #[serde(rename = "ongoing")]
         Ongoing,
         #[serde(rename = "finished")]
@@ -481,6 +489,7 @@ goal.*/
     impl ::std::fmt::Display for GameStatus {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             match *self {
+                Self::Waiting => f.write_str("waiting"),
                 Self::Ongoing => f.write_str("ongoing"),
                 Self::Finished => f.write_str("finished"),
             }
@@ -492,6 +501,7 @@ goal.*/
             value: &str,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             match value {
+                "waiting" => Ok(Self::Waiting),
                 "ongoing" => Ok(Self::Ongoing),
                 "finished" => Ok(Self::Finished),
                 _ => Err("invalid value".into()),
@@ -519,8 +529,9 @@ goal.*/
     pub struct GameTokens {
         ///May move for every seat (hot-seat play) and start rematches.
         pub host: ::std::string::String,
-        ///One token per seat, in seat order: each moves only for its seat.
-        pub seats: ::std::vec::Vec<::std::string::String>,
+        /**One token per seat, in seat order: each moves only for its seat. Open seats have
+none (`null`): their token goes to whoever joins.*/
+        pub seats: ::std::vec::Vec<::std::option::Option<::std::string::String>>,
     }
     impl GameTokens {
         pub fn builder() -> builder::GameTokens {
@@ -545,18 +556,22 @@ holds this view follows the game from here with `Last-Event-ID` set to it.*/
         pub last_move: ::std::option::Option<MoveView>,
         ///Moves played.
         pub move_count: u32,
+        ///The open seats (while the game waits for players).
+        pub open_seats: ::std::vec::Vec<u8>,
         pub options: RuleOptions,
         ///Number of players.
         pub players: u8,
         ///The position in the notation (see the rules crate's `notation` module).
         pub position: ::std::string::String,
+        ///Listed in the lobby while it waits for players.
+        pub public: bool,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<GameResult>,
         pub rules: RulesInForce,
         ///The seats.
         pub seats: ::std::vec::Vec<SeatView>,
         pub status: GameStatus,
-        ///The seat to move; absent once the game is over.
+        ///The seat to move; absent while the game waits for players and once it is over.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub to_move: ::std::option::Option<u8>,
         /**The game's version: 1 when created, one more after every accepted change. It is also
@@ -617,6 +632,62 @@ the `ETag`.*/
             Default::default()
         }
     }
+    /**The invitation to an open seat: the code that lets one person join it. Shown once and
+stored only as a hash; it works once.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct Invitation {
+        ///The secret code, for `POST /v1/games/{id}/seats/{seat}/join`.
+        pub code: ::std::string::String,
+        ///The seat.
+        pub seat: u8,
+    }
+    impl Invitation {
+        pub fn builder() -> builder::Invitation {
+            Default::default()
+        }
+    }
+    ///Joining an open seat.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct JoinRequest {
+        ///The seat's invitation code; may be left out for a public game.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub code: ::std::option::Option<::std::string::String>,
+        ///The name to play under (1 to 64 characters; default `Player N`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+    }
+    impl JoinRequest {
+        pub fn builder() -> builder::JoinRequest {
+            Default::default()
+        }
+    }
+    ///A seat just joined.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct JoinedSeat {
+        pub game: GameView,
+        ///The seat.
+        pub seat: u8,
+        ///The seat's secret token (shown only here): it moves for this seat.
+        pub token: ::std::string::String,
+    }
+    impl JoinedSeat {
+        pub fn builder() -> builder::JoinedSeat {
+            Default::default()
+        }
+    }
+    ///A seat given up in a waiting game.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LeftSeat {
+        pub game: GameView,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub invitation: ::std::option::Option<Invitation>,
+    }
+    impl LeftSeat {
+        pub fn builder() -> builder::LeftSeat {
+            Default::default()
+        }
+    }
     ///One legal move with a shortest path.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct LegalMoveView {
@@ -658,6 +729,45 @@ the `ETag`.*/
     }
     impl Liveness {
         pub fn builder() -> builder::Liveness {
+            Default::default()
+        }
+    }
+    ///A game waiting for players, as the lobby lists it.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LobbyGame {
+        ///Seconds since creation.
+        pub age_secs: u64,
+        pub board: BoardName,
+        ///Creation time, seconds since the Unix epoch.
+        pub created_at: u64,
+        ///The game's id.
+        pub id: ::std::string::String,
+        ///The seats anyone may join.
+        pub open_seats: ::std::vec::Vec<u8>,
+        pub options: RuleOptions,
+        ///Number of players.
+        pub players: u8,
+        ///The seats (open ones with kind `open`).
+        pub seats: ::std::vec::Vec<SeatView>,
+        ///The game's version.
+        pub version: u64,
+    }
+    impl LobbyGame {
+        pub fn builder() -> builder::LobbyGame {
+            Default::default()
+        }
+    }
+    ///A page of the lobby: public games waiting for players, newest first.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LobbyPage {
+        ///The games.
+        pub games: ::std::vec::Vec<LobbyGame>,
+        ///Pass as `cursor` for the next page; absent on the last page.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub next_cursor: ::std::option::Option<::std::string::String>,
+    }
+    impl LobbyPage {
+        pub fn builder() -> builder::LobbyPage {
             Default::default()
         }
     }
@@ -836,6 +946,16 @@ status.*/
         SeatNotPlaying,
         #[serde(rename = "seat_is_ai")]
         SeatIsAi,
+        #[serde(rename = "game_waiting")]
+        GameWaiting,
+        #[serde(rename = "game_not_waiting")]
+        GameNotWaiting,
+        #[serde(rename = "seat_taken")]
+        SeatTaken,
+        #[serde(rename = "seat_not_joined")]
+        SeatNotJoined,
+        #[serde(rename = "invalid_invitation")]
+        InvalidInvitation,
         #[serde(rename = "too_many_streams")]
         TooManyStreams,
         #[serde(rename = "internal")]
@@ -861,6 +981,11 @@ status.*/
                 Self::StoreUnavailable => f.write_str("store_unavailable"),
                 Self::SeatNotPlaying => f.write_str("seat_not_playing"),
                 Self::SeatIsAi => f.write_str("seat_is_ai"),
+                Self::GameWaiting => f.write_str("game_waiting"),
+                Self::GameNotWaiting => f.write_str("game_not_waiting"),
+                Self::SeatTaken => f.write_str("seat_taken"),
+                Self::SeatNotJoined => f.write_str("seat_not_joined"),
+                Self::InvalidInvitation => f.write_str("invalid_invitation"),
                 Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::Internal => f.write_str("internal"),
             }
@@ -889,6 +1014,11 @@ status.*/
                 "store_unavailable" => Ok(Self::StoreUnavailable),
                 "seat_not_playing" => Ok(Self::SeatNotPlaying),
                 "seat_is_ai" => Ok(Self::SeatIsAi),
+                "game_waiting" => Ok(Self::GameWaiting),
+                "game_not_waiting" => Ok(Self::GameNotWaiting),
+                "seat_taken" => Ok(Self::SeatTaken),
+                "seat_not_joined" => Ok(Self::SeatNotJoined),
+                "invalid_invitation" => Ok(Self::InvalidInvitation),
                 "too_many_streams" => Ok(Self::TooManyStreams),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
@@ -1240,6 +1370,26 @@ for 2-player square games).*/
             Default::default()
         }
     }
+    ///The data of a `seat_joined` event: someone took an open seat.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatJoinedEvent {
+        ///The name the player joined with.
+        pub name: ::std::string::String,
+        ///The seats still open after it; when none is, the game has started.
+        pub open_seats: ::std::vec::Vec<u8>,
+        ///The seat.
+        pub seat: u8,
+        ///The seat to move, once this join started the game.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+        ///The version that stored the change.
+        pub version: u64,
+    }
+    impl SeatJoinedEvent {
+        pub fn builder() -> builder::SeatJoinedEvent {
+            Default::default()
+        }
+    }
     ///Who plays a seat.
     #[derive(
         ::serde::Deserialize,
@@ -1258,12 +1408,15 @@ for 2-player square games).*/
         Human,
         #[serde(rename = "ai")]
         Ai,
+        #[serde(rename = "open")]
+        Open,
     }
     impl ::std::fmt::Display for SeatKind {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             match *self {
                 Self::Human => f.write_str("human"),
                 Self::Ai => f.write_str("ai"),
+                Self::Open => f.write_str("open"),
             }
         }
     }
@@ -1275,6 +1428,7 @@ for 2-player square games).*/
             match value {
                 "human" => Ok(Self::Human),
                 "ai" => Ok(Self::Ai),
+                "open" => Ok(Self::Open),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1295,6 +1449,22 @@ for 2-player square games).*/
             value.parse()
         }
     }
+    /**The data of a `seat_left` event: a player who had joined left the waiting game; the seat is
+open again.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatLeftEvent {
+        ///The seats open after it.
+        pub open_seats: ::std::vec::Vec<u8>,
+        ///The seat.
+        pub seat: u8,
+        ///The version that stored the change.
+        pub version: u64,
+    }
+    impl SeatLeftEvent {
+        pub fn builder() -> builder::SeatLeftEvent {
+            Default::default()
+        }
+    }
     ///One seat of a new game.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -1304,7 +1474,8 @@ for 2-player square games).*/
         ///AI strength from 1 (beginner) to 10 (full strength, the default); only for AI seats.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub level: ::std::option::Option<u8>,
-        ///Display name (at most 64 characters; default `Player N`, or `AI level L`).
+        /**Display name (at most 64 characters; default `Player N`, or `AI level L`); not for
+open seats, whose player gives a name on joining.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
     }
@@ -2088,6 +2259,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
             >,
             players: ::std::result::Result<u8, ::std::string::String>,
+            public: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             seats: ::std::result::Result<
                 ::std::vec::Vec<super::SeatRequest>,
                 ::std::string::String,
@@ -2101,6 +2276,7 @@ of the instance stayed busy for the whole budget.*/
                     first_seat: Ok(Default::default()),
                     options: Ok(Default::default()),
                     players: Err("no value supplied for players".to_string()),
+                    public: Ok(Default::default()),
                     seats: Ok(Default::default()),
                 }
             }
@@ -2166,6 +2342,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn public<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<bool>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.public = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for public: {e}")
+                    });
+                self
+            }
             pub fn seats<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::vec::Vec<super::SeatRequest>>,
@@ -2190,6 +2378,7 @@ of the instance stayed busy for the whole budget.*/
                     first_seat: value.first_seat?,
                     options: value.options?,
                     players: value.players?,
+                    public: value.public?,
                     seats: value.seats?,
                 })
             }
@@ -2202,6 +2391,7 @@ of the instance stayed busy for the whole budget.*/
                     first_seat: Ok(value.first_seat),
                     options: Ok(value.options),
                     players: Ok(value.players),
+                    public: Ok(value.public),
                     seats: Ok(value.seats),
                 }
             }
@@ -2209,12 +2399,17 @@ of the instance stayed busy for the whole budget.*/
         #[derive(Clone, Debug)]
         pub struct CreatedGame {
             game: ::std::result::Result<super::GameView, ::std::string::String>,
+            invitations: ::std::result::Result<
+                ::std::vec::Vec<super::Invitation>,
+                ::std::string::String,
+            >,
             tokens: ::std::result::Result<super::GameTokens, ::std::string::String>,
         }
         impl ::std::default::Default for CreatedGame {
             fn default() -> Self {
                 Self {
                     game: Err("no value supplied for game".to_string()),
+                    invitations: Err("no value supplied for invitations".to_string()),
                     tokens: Err("no value supplied for tokens".to_string()),
                 }
             }
@@ -2229,6 +2424,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn invitations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::Invitation>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.invitations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for invitations: {e}")
                     });
                 self
             }
@@ -2252,6 +2459,7 @@ of the instance stayed busy for the whole budget.*/
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
                     game: value.game?,
+                    invitations: value.invitations?,
                     tokens: value.tokens?,
                 })
             }
@@ -2260,6 +2468,7 @@ of the instance stayed busy for the whole budget.*/
             fn from(value: super::CreatedGame) -> Self {
                 Self {
                     game: Ok(value.game),
+                    invitations: Ok(value.invitations),
                     tokens: Ok(value.tokens),
                 }
             }
@@ -2605,7 +2814,7 @@ of the instance stayed busy for the whole budget.*/
         pub struct GameTokens {
             host: ::std::result::Result<::std::string::String, ::std::string::String>,
             seats: ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
+                ::std::vec::Vec<::std::option::Option<::std::string::String>>,
                 ::std::string::String,
             >,
         }
@@ -2632,7 +2841,9 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn seats<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<::std::option::Option<::std::string::String>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.seats = value
@@ -2677,12 +2888,17 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
             >,
             move_count: ::std::result::Result<u32, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
             options: ::std::result::Result<super::RuleOptions, ::std::string::String>,
             players: ::std::result::Result<u8, ::std::string::String>,
             position: ::std::result::Result<
                 ::std::string::String,
                 ::std::string::String,
             >,
+            public: ::std::result::Result<bool, ::std::string::String>,
             result: ::std::result::Result<
                 ::std::option::Option<super::GameResult>,
                 ::std::string::String,
@@ -2711,9 +2927,11 @@ of the instance stayed busy for the whole budget.*/
                     ),
                     last_move: Ok(Default::default()),
                     move_count: Err("no value supplied for move_count".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
                     options: Err("no value supplied for options".to_string()),
                     players: Err("no value supplied for players".to_string()),
                     position: Err("no value supplied for position".to_string()),
+                    public: Err("no value supplied for public".to_string()),
                     result: Ok(Default::default()),
                     rules: Err("no value supplied for rules".to_string()),
                     seats: Err("no value supplied for seats".to_string()),
@@ -2806,6 +3024,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
             pub fn options<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<super::RuleOptions>,
@@ -2839,6 +3069,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+            pub fn public<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.public = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for public: {e}")
                     });
                 self
             }
@@ -2928,9 +3170,11 @@ of the instance stayed busy for the whole budget.*/
                     last_event_id: value.last_event_id?,
                     last_move: value.last_move?,
                     move_count: value.move_count?,
+                    open_seats: value.open_seats?,
                     options: value.options?,
                     players: value.players?,
                     position: value.position?,
+                    public: value.public?,
                     result: value.result?,
                     rules: value.rules?,
                     seats: value.seats?,
@@ -2950,9 +3194,11 @@ of the instance stayed busy for the whole budget.*/
                     last_event_id: Ok(value.last_event_id),
                     last_move: Ok(value.last_move),
                     move_count: Ok(value.move_count),
+                    open_seats: Ok(value.open_seats),
                     options: Ok(value.options),
                     players: Ok(value.players),
                     position: Ok(value.position),
+                    public: Ok(value.public),
                     result: Ok(value.result),
                     rules: Ok(value.rules),
                     seats: Ok(value.seats),
@@ -3194,6 +3440,263 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct Invitation {
+            code: ::std::result::Result<::std::string::String, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for Invitation {
+            fn default() -> Self {
+                Self {
+                    code: Err("no value supplied for code".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                }
+            }
+        }
+        impl Invitation {
+            pub fn code<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.code = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Invitation> for super::Invitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Invitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    code: value.code?,
+                    seat: value.seat?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Invitation> for Invitation {
+            fn from(value: super::Invitation) -> Self {
+                Self {
+                    code: Ok(value.code),
+                    seat: Ok(value.seat),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct JoinRequest {
+            code: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            name: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for JoinRequest {
+            fn default() -> Self {
+                Self {
+                    code: Ok(Default::default()),
+                    name: Ok(Default::default()),
+                }
+            }
+        }
+        impl JoinRequest {
+            pub fn code<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.code = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<JoinRequest> for super::JoinRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: JoinRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    code: value.code?,
+                    name: value.name?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::JoinRequest> for JoinRequest {
+            fn from(value: super::JoinRequest) -> Self {
+                Self {
+                    code: Ok(value.code),
+                    name: Ok(value.name),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct JoinedSeat {
+            game: ::std::result::Result<super::GameView, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            token: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for JoinedSeat {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    token: Err("no value supplied for token".to_string()),
+                }
+            }
+        }
+        impl JoinedSeat {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GameView>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn token<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.token = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for token: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<JoinedSeat> for super::JoinedSeat {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: JoinedSeat,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    game: value.game?,
+                    seat: value.seat?,
+                    token: value.token?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::JoinedSeat> for JoinedSeat {
+            fn from(value: super::JoinedSeat) -> Self {
+                Self {
+                    game: Ok(value.game),
+                    seat: Ok(value.seat),
+                    token: Ok(value.token),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LeftSeat {
+            game: ::std::result::Result<super::GameView, ::std::string::String>,
+            invitation: ::std::result::Result<
+                ::std::option::Option<super::Invitation>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for LeftSeat {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                    invitation: Ok(Default::default()),
+                }
+            }
+        }
+        impl LeftSeat {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GameView>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn invitation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::Invitation>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.invitation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for invitation: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LeftSeat> for super::LeftSeat {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LeftSeat,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    game: value.game?,
+                    invitation: value.invitation?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LeftSeat> for LeftSeat {
+            fn from(value: super::LeftSeat) -> Self {
+                Self {
+                    game: Ok(value.game),
+                    invitation: Ok(value.invitation),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct LegalMoveView {
             from: ::std::result::Result<::std::string::String, ::std::string::String>,
             notation: ::std::result::Result<
@@ -3403,6 +3906,244 @@ of the instance stayed busy for the whole budget.*/
         impl ::std::convert::From<super::Liveness> for Liveness {
             fn from(value: super::Liveness) -> Self {
                 Self { status: Ok(value.status) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LobbyGame {
+            age_secs: ::std::result::Result<u64, ::std::string::String>,
+            board: ::std::result::Result<super::BoardName, ::std::string::String>,
+            created_at: ::std::result::Result<u64, ::std::string::String>,
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            options: ::std::result::Result<super::RuleOptions, ::std::string::String>,
+            players: ::std::result::Result<u8, ::std::string::String>,
+            seats: ::std::result::Result<
+                ::std::vec::Vec<super::SeatView>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for LobbyGame {
+            fn default() -> Self {
+                Self {
+                    age_secs: Err("no value supplied for age_secs".to_string()),
+                    board: Err("no value supplied for board".to_string()),
+                    created_at: Err("no value supplied for created_at".to_string()),
+                    id: Err("no value supplied for id".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    options: Err("no value supplied for options".to_string()),
+                    players: Err("no value supplied for players".to_string()),
+                    seats: Err("no value supplied for seats".to_string()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl LobbyGame {
+            pub fn age_secs<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.age_secs = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for age_secs: {e}")
+                    });
+                self
+            }
+            pub fn board<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::BoardName>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.board = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for board: {e}")
+                    });
+                self
+            }
+            pub fn created_at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.created_at = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for created_at: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn options<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::RuleOptions>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.options = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for options: {e}")
+                    });
+                self
+            }
+            pub fn players<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.players = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for players: {e}")
+                    });
+                self
+            }
+            pub fn seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::SeatView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seats: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LobbyGame> for super::LobbyGame {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LobbyGame,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    age_secs: value.age_secs?,
+                    board: value.board?,
+                    created_at: value.created_at?,
+                    id: value.id?,
+                    open_seats: value.open_seats?,
+                    options: value.options?,
+                    players: value.players?,
+                    seats: value.seats?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LobbyGame> for LobbyGame {
+            fn from(value: super::LobbyGame) -> Self {
+                Self {
+                    age_secs: Ok(value.age_secs),
+                    board: Ok(value.board),
+                    created_at: Ok(value.created_at),
+                    id: Ok(value.id),
+                    open_seats: Ok(value.open_seats),
+                    options: Ok(value.options),
+                    players: Ok(value.players),
+                    seats: Ok(value.seats),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LobbyPage {
+            games: ::std::result::Result<
+                ::std::vec::Vec<super::LobbyGame>,
+                ::std::string::String,
+            >,
+            next_cursor: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for LobbyPage {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    next_cursor: Ok(Default::default()),
+                }
+            }
+        }
+        impl LobbyPage {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::LobbyGame>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn next_cursor<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.next_cursor = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for next_cursor: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LobbyPage> for super::LobbyPage {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LobbyPage,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    next_cursor: value.next_cursor?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LobbyPage> for LobbyPage {
+            fn from(value: super::LobbyPage) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    next_cursor: Ok(value.next_cursor),
+                }
             }
         }
         #[derive(Clone, Debug)]
@@ -5199,6 +5940,195 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct SeatJoinedEvent {
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatJoinedEvent {
+            fn default() -> Self {
+                Self {
+                    name: Err("no value supplied for name".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    to_move: Ok(Default::default()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl SeatJoinedEvent {
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatJoinedEvent> for super::SeatJoinedEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatJoinedEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    name: value.name?,
+                    open_seats: value.open_seats?,
+                    seat: value.seat?,
+                    to_move: value.to_move?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatJoinedEvent> for SeatJoinedEvent {
+            fn from(value: super::SeatJoinedEvent) -> Self {
+                Self {
+                    name: Ok(value.name),
+                    open_seats: Ok(value.open_seats),
+                    seat: Ok(value.seat),
+                    to_move: Ok(value.to_move),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SeatLeftEvent {
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatLeftEvent {
+            fn default() -> Self {
+                Self {
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl SeatLeftEvent {
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatLeftEvent> for super::SeatLeftEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatLeftEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    open_seats: value.open_seats?,
+                    seat: value.seat?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatLeftEvent> for SeatLeftEvent {
+            fn from(value: super::SeatLeftEvent) -> Self {
+                Self {
+                    open_seats: Ok(value.open_seats),
+                    seat: Ok(value.seat),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct SeatRequest {
             kind: ::std::result::Result<
                 ::std::option::Option<super::SeatKind>,
@@ -5886,6 +6816,26 @@ let response = client.get_game()
     pub fn get_game(&self) -> builder::GetGame<'_> {
         builder::GetGame::new(self)
     }
+    /**Cancels a game that waits for players: it is removed, with its lobby entry; its event
+streams end with a `gone` event. Host token only
+
+Sends a `DELETE` request to `/v1/games/{id}`
+
+Arguments:
+- `id`: The game's id.
+- `authorization`: `Bearer <token>`: the host token.
+- `if_match`: The version the cancellation is based on (optional: without it, the game is cancelled at whatever version it has while it waits).
+```ignore
+let response = client.cancel_game()
+    .id(id)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn cancel_game(&self) -> builder::CancelGame<'_> {
+        builder::CancelGame::new(self)
+    }
     /**Lets the AI seats move while one of them is to move (games where the AI plays every seat
 advance one round per call). Host token only
 
@@ -6029,6 +6979,73 @@ let response = client.hand_to_ai()
     pub fn hand_to_ai(&self) -> builder::HandToAi<'_> {
         builder::HandToAi::new(self)
     }
+    /**A new invitation code for an open seat (host token): the seat's earlier code stops
+working. For a lost link, or a seat reopened by a player who left
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/invitation`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the host token.
+- `if_match`: The version the change is based on (optional).
+```ignore
+let response = client.new_invitation()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn new_invitation(&self) -> builder::NewInvitation<'_> {
+        builder::NewInvitation::new(self)
+    }
+    /**Joins an open seat with its invitation code (any open seat of a public game, without
+one), and receives the seat's token. A code works once. Taking the last open seat starts
+the game: AI seats that are to move first move before the answer. No token needed
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/join`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `if_match`: The version the join is based on (optional: without it, the seat is joined at whatever version the waiting game has).
+- `body`
+```ignore
+let response = client.join_seat()
+    .id(id)
+    .seat(seat)
+    .if_match(if_match)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn join_seat(&self) -> builder::JoinSeat<'_> {
+        builder::JoinSeat::new(self)
+    }
+    /**A player who joined leaves the waiting game (with the seat's token, or the host's): the
+seat is open again, with a new invitation code, which only the host's call receives
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/leave`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the seat's token, or the host token.
+- `if_match`: The version the change is based on (optional).
+```ignore
+let response = client.leave_seat()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn leave_seat(&self) -> builder::LeaveSeat<'_> {
+        builder::LeaveSeat::new(self)
+    }
     /**A seat resigns: it is out of the game, ranked behind everyone still playing (standing
 `resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
 game goes on for the others; with two players (or two teams) the other side wins. The AI
@@ -6073,6 +7090,29 @@ let response = client.suggest_move()
 ```*/
     pub fn suggest_move(&self) -> builder::SuggestMove<'_> {
         builder::SuggestMove::new(self)
+    }
+    /**Lists the public games that wait for players, newest first, with their board, players,
+rule options, seats (open ones to join) and age. A waiting game nobody completes expires
+after the service's waiting time (an hour by default) without a join or leave
+
+Sends a `GET` request to `/v1/lobby`
+
+Arguments:
+- `board`: Only games on this board.
+- `cursor`: Where the page starts: `next_cursor` of the page before.
+- `limit`: Games per page, 1 to 100 (default 20).
+- `players`: Only games for this many players.
+```ignore
+let response = client.list_lobby()
+    .board(board)
+    .cursor(cursor)
+    .limit(limit)
+    .players(players)
+    .send()
+    .await;
+```*/
+    pub fn list_lobby(&self) -> builder::ListLobby<'_> {
+        builder::ListLobby::new(self)
     }
     /**Every rule option, with the boards it applies to and its default
 
@@ -6534,6 +7574,120 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::cancel_game`]
+
+[`Client::cancel_game`]: super::Client::cancel_game*/
+    #[derive(Debug, Clone)]
+    pub struct CancelGame<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> CancelGame<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `DELETE` request to `/v1/games/{id}`
+        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::Problem>> {
+            let Self { client, id, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}", client.baseurl, encode_path(& id.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .delete(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "cancel_game",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                204u16 => Ok(ResponseValue::empty(response)),
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(
@@ -7377,6 +8531,405 @@ pub mod builder {
             }
         }
     }
+    /**Builder for [`Client::new_invitation`]
+
+[`Client::new_invitation`]: super::Client::new_invitation*/
+    #[derive(Debug, Clone)]
+    pub struct NewInvitation<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> NewInvitation<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/invitation`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::Invitation>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/invitation", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "new_invitation",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::join_seat`]
+
+[`Client::join_seat`]: super::Client::join_seat*/
+    #[derive(Debug, Clone)]
+    pub struct JoinSeat<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+        body: Result<types::builder::JoinRequest, String>,
+    }
+    impl<'a> JoinSeat<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                if_match: Ok(None),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::JoinRequest>,
+            <V as std::convert::TryInto<types::JoinRequest>>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!("conversion to `JoinRequest` for body failed: {}", s)
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::JoinRequest,
+            ) -> types::builder::JoinRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/join`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::JoinedSeat>, Error<types::Problem>> {
+            let Self { client, id, seat, if_match, body } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| types::JoinRequest::try_from(v).map_err(|e| e.to_string()))
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/join", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "join_seat",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::leave_seat`]
+
+[`Client::leave_seat`]: super::Client::leave_seat*/
+    #[derive(Debug, Clone)]
+    pub struct LeaveSeat<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> LeaveSeat<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/leave`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::LeftSeat>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/leave", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "leave_seat",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
     /**Builder for [`Client::resign`]
 
 [`Client::resign`]: super::Client::resign*/
@@ -7623,6 +9176,132 @@ pub mod builder {
                 .build()?;
             let info = OperationInfo {
                 operation_id: "suggest_move",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::list_lobby`]
+
+[`Client::list_lobby`]: super::Client::list_lobby*/
+    #[derive(Debug, Clone)]
+    pub struct ListLobby<'a> {
+        client: &'a super::Client,
+        board: Result<Option<types::BoardName>, String>,
+        cursor: Result<Option<::std::string::String>, String>,
+        limit: Result<Option<::std::num::NonZeroU64>, String>,
+        players: Result<Option<u8>, String>,
+    }
+    impl<'a> ListLobby<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                board: Ok(None),
+                cursor: Ok(None),
+                limit: Ok(None),
+                players: Ok(None),
+            }
+        }
+        pub fn board<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::BoardName>,
+        {
+            self.board = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `BoardName` for board failed".to_string());
+            self
+        }
+        pub fn cursor<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.cursor = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cursor failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::num::NonZeroU64>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: num :: NonZeroU64` for limit failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn players<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.players = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u8` for players failed".to_string());
+            self
+        }
+        ///Sends a `GET` request to `/v1/lobby`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::LobbyPage>, Error<types::Problem>> {
+            let Self { client, board, cursor, limit, players } = self;
+            let board = board.map_err(Error::InvalidRequest)?;
+            let cursor = cursor.map_err(Error::InvalidRequest)?;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let players = players.map_err(Error::InvalidRequest)?;
+            let url = format!("{}/v1/lobby", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .query(&progenitor_client::QueryParam::new("board", &board))
+                .query(&progenitor_client::QueryParam::new("cursor", &cursor))
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("players", &players))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "list_lobby",
             };
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;

@@ -6,7 +6,7 @@ use crate::api;
 use crate::problem::Problem;
 use crate::routes::games::{self, AiTurnsRequest, HandoverRequest};
 use crate::routes::health::{self, Liveness, Readiness};
-use crate::routes::{boards, events};
+use crate::routes::{boards, events, lobby, seats};
 
 /// The service's OpenAPI document: `ApiDoc::openapi()`.
 #[derive(OpenApi)]
@@ -27,6 +27,11 @@ use crate::routes::{boards, events};
         games::rematch,
         games::resign,
         games::hand_to_ai,
+        games::cancel_game,
+        seats::join,
+        seats::leave,
+        seats::invitation,
+        lobby::list_lobby,
         events::game_events,
         boards::list_boards,
         boards::get_board,
@@ -60,6 +65,14 @@ use crate::routes::{boards, events};
         crate::events::ResultEvent,
         crate::events::ResignedEvent,
         crate::events::HandoverEvent,
+        crate::events::SeatJoinedEvent,
+        crate::events::SeatLeftEvent,
+        api::Invitation,
+        api::JoinRequest,
+        api::JoinedSeat,
+        api::LeftSeat,
+        api::LobbyGame,
+        api::LobbyPage,
         api::GameView,
         api::GameTokens,
         api::CreatedGame,
@@ -81,6 +94,7 @@ use crate::routes::{boards, events};
     )),
     tags(
         (name = "games", description = "Create games, read them, list and play moves, ask the AI."),
+        (name = "seats", description = "Open seats, invitations and the lobby: join a game, leave it while it waits, cancel it."),
         (name = "boards", description = "Board geometry and rule options, for drawing boards and building setup forms."),
         (name = "operations", description = "Liveness and readiness of the service.")
     )

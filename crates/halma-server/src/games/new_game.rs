@@ -1,5 +1,5 @@
 //! New games: from a client's setup ([`create`]) or as a rematch of a game ([`rematch`]),
-//! each with fresh secret tokens.
+//! each with fresh secret tokens, and an invitation code per open seat.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -11,20 +11,22 @@ use rand::RngCore as _;
 
 use super::document::{Document, Header, PlayedBy, StoredSeat};
 use super::{ai, authorize_host, load, remember, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
-use crate::api::{CreateGameRequest, CreatedGame, GameTokens, SeatKind};
+use crate::api::{CreateGameRequest, CreatedGame, GameTokens, Invitation, SeatKind};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
 use crate::state::AppState;
 use crate::store::Version;
-use crate::token::{SecretToken, TokenHash};
+use crate::token::SecretToken;
 
 /// Longest accepted seat name, in characters.
-const MAX_NAME_CHARS: usize = 64;
+pub(super) const MAX_NAME_CHARS: usize = 64;
 
-/// Creates a game; AI seats that are to move first move at once.
+/// Creates a game; AI seats that are to move first move at once, unless the game waits for
+/// players to join its open seats.
 ///
 /// # Errors
-/// 422 `invalid_setup` with the reason, 400 for bad seat lists, 503 when the store is down.
+/// 422 `invalid_setup` with the reason (`seats` for bad seat lists), 400 for a bad AI time,
+/// 503 when the store is down.
 pub async fn create(
     state: &AppState,
     req: &CreateGameRequest,
@@ -56,7 +58,28 @@ pub async fn create(
             "ai_time_ms must be at least 1.".into(),
         ));
     }
-    insert(state, Game::new(variant, first), seats, ai_time_ms, None).await
+    if req.public && !seats.iter().any(|s| s.kind == PlayedBy::Open) {
+        return Err(ApiError::InvalidSetup {
+            reason: ProblemReason::Seats,
+            detail: "a public game needs an open seat: it is listed while it waits for players."
+                .into(),
+        });
+    }
+    let new = NewGame {
+        seats,
+        ai_time_ms,
+        rematch_of: None,
+        public: req.public,
+    };
+    insert(state, Game::new(variant, first), new).await
+}
+
+/// What a new game is made of besides its first position.
+struct NewGame {
+    seats: Vec<StoredSeat>,
+    ai_time_ms: u32,
+    rematch_of: Option<String>,
+    public: bool,
 }
 
 /// A rematch: the same setup and seats, the first move passed on to the next seat.
@@ -75,56 +98,91 @@ pub async fn rematch(
     let first = variant
         .seat(usize::from(next))
         .ok_or_else(|| ApiError::internal("no seat"))?;
-    let new_game = Game::new(variant, first);
-    let seats = header.seats.clone();
-    insert(
-        state,
-        new_game,
-        seats,
-        header.ai_time_ms,
-        Some(id.to_owned()),
-    )
-    .await
+    let new = NewGame {
+        seats: header.seats.clone(),
+        ai_time_ms: header.ai_time_ms,
+        rematch_of: Some(id.to_owned()),
+        public: false,
+    };
+    insert(state, Game::new(variant, first), new).await
 }
 
-/// Stores a new game with fresh tokens after letting the AI seats that start move; returns
-/// its id and version, the game and its tokens.
+/// Stores a new game with fresh tokens (and invitation codes for its open seats) after letting
+/// the AI seats that start move; returns its id and version, the game and its secrets. A
+/// public game waiting for players is listed in the lobby first, so that it is never stored
+/// unlisted (the lobby skips an entry whose game is not stored yet).
 async fn insert(
     state: &AppState,
     mut game: Game,
-    seats: Vec<StoredSeat>,
-    ai_time_ms: u32,
-    rematch_of: Option<String>,
+    new: NewGame,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
-    let tokens = GameTokens {
-        host: SecretToken::generate().expose_secret().to_owned(),
-        seats: seats
-            .iter()
-            .map(|_| SecretToken::generate().expose_secret().to_owned())
-            .collect(),
-    };
+    let NewGame {
+        mut seats,
+        ai_time_ms,
+        rematch_of,
+        public,
+    } = new;
+    let host = SecretToken::generate();
+    let mut seat_tokens = Vec::with_capacity(seats.len());
+    let mut shown_tokens = Vec::with_capacity(seats.len());
+    let mut invitations = Vec::new();
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let token = SecretToken::generate();
+        seat_tokens.push(token.hash());
+        if seat.kind == PlayedBy::Open {
+            // Nobody learns this token: whoever joins gets a new one.
+            shown_tokens.push(None);
+            let code = SecretToken::generate();
+            seat.invitation = Some(code.hash());
+            invitations.push(Invitation {
+                seat: i as u8,
+                code: code.expose_secret().to_owned(),
+            });
+        } else {
+            shown_tokens.push(Some(token.expose_secret().to_owned()));
+        }
+    }
     let mut header = Header {
         created_at: now_secs(),
         seats,
-        host_token: TokenHash::of(&tokens.host),
-        seat_tokens: tokens.seats.iter().map(|t| TokenHash::of(t)).collect(),
+        host_token: host.hash(),
+        seat_tokens,
         ai_time_ms,
         start_position: notation::format_position(game.variant(), game.position()),
         rematch_of,
         changes_by_version: Vec::new(),
         handovers: Vec::new(),
+        public,
+        seat_changes: Vec::new(),
     };
     let id = new_id();
     let mut played = Vec::new();
-    ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
-    header.note_write(crate::events::changes(&game, &[]));
+    if !header.is_waiting() {
+        ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
+    }
+    header.note_write(header.changes(&game));
     let json = Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = state.store.create(&id, &json).await?;
+    if header.public && header.is_waiting() {
+        super::lobby::list(state, &id, &header, &game).await?;
+    }
+    let version = state.store.create(&id, &json, header.lifetime()).await?;
     let view = views::game_view(&id, version, &header, &game);
     remember(state, &id, version, Arc::new(header), game);
-    Ok((id, version, CreatedGame { game: view, tokens }))
+    let tokens = GameTokens {
+        host: host.expose_secret().to_owned(),
+        seats: shown_tokens,
+    };
+    Ok((
+        id,
+        version,
+        CreatedGame {
+            game: view,
+            tokens,
+            invitations,
+        },
+    ))
 }
 
 fn new_id() -> String {
@@ -133,7 +191,8 @@ fn new_id() -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-fn now_secs() -> u64 {
+/// Seconds since the Unix epoch.
+pub(super) fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -164,6 +223,19 @@ fn seat_list(req: &CreateGameRequest) -> Result<Vec<StoredSeat>, ApiError> {
                     )))
                 }
                 (SeatKind::Human, None) => (PlayedBy::Human, None),
+                (SeatKind::Open, Some(_)) => {
+                    return Err(invalid(format!(
+                        "seat {i} is open: a level is only for AI seats."
+                    )))
+                }
+                (SeatKind::Open, None) => {
+                    if s.name.is_some() {
+                        return Err(invalid(format!(
+                            "seat {i} is open: its player gives a name on joining."
+                        )));
+                    }
+                    (PlayedBy::Open, None)
+                }
                 (SeatKind::Ai, l) => {
                     let l = l.unwrap_or(DEFAULT_LEVEL);
                     if !(1..=halma_ai::MAX_LEVEL).contains(&l) {
@@ -176,22 +248,33 @@ fn seat_list(req: &CreateGameRequest) -> Result<Vec<StoredSeat>, ApiError> {
                 }
             };
             let name = match s.name {
-                Some(n)
-                    if n.trim().is_empty()
-                        || n.chars().count() > MAX_NAME_CHARS
-                        || n.chars().any(char::is_control) =>
-                {
-                    return Err(invalid(format!(
-                        "seat {i}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters."
-                    )))
+                Some(n) => {
+                    checked_name(&n).ok_or_else(|| invalid(format!("seat {i}: {NAME_RULE}")))?
                 }
-                Some(n) => n.trim().to_owned(),
                 None => match level {
                     Some(l) => format!("AI level {l}"),
-                    None => format!("Player {}", i + 1),
+                    None => default_name(i),
                 },
             };
-            Ok(StoredSeat { name, kind, level })
+            Ok(StoredSeat::new(name, kind, level))
         })
         .collect()
+}
+
+/// What a seat name must be, for error messages.
+pub(super) const NAME_RULE: &str = "a name has 1 to 64 characters and no control characters.";
+
+/// A player's name as given, trimmed, when it is one: 1 to [`MAX_NAME_CHARS`] characters and
+/// no control characters.
+pub(super) fn checked_name(name: &str) -> Option<String> {
+    let name = name.trim();
+    let ok = !name.is_empty()
+        && name.chars().count() <= MAX_NAME_CHARS
+        && !name.chars().any(char::is_control);
+    ok.then(|| name.to_owned())
+}
+
+/// The name of seat `i` (from 0) when its player gives none: `Player 1` for seat 0.
+pub(super) fn default_name(i: usize) -> String {
+    format!("Player {}", i + 1)
 }

@@ -221,7 +221,7 @@ pub async fn hand_to_ai(
 ///
 /// # Errors
 /// 404, 403 for a token that does not grant the change, 412 when the game is no longer at
-/// `expected`, 503.
+/// `expected`, 409 `game_waiting` while it waits for players, 503.
 async fn load_to_write(
     state: &AppState,
     id: &str,
@@ -239,11 +239,14 @@ async fn load_to_write(
             current: loaded.version,
         });
     }
+    if loaded.header.is_waiting() {
+        return Err(ApiError::GameWaiting);
+    }
     Ok((actor, loaded))
 }
 
 /// Stores `game` over version `expected` and caches it at the new version.
-async fn save(
+pub(super) async fn save(
     state: &AppState,
     id: &str,
     expected: Version,
@@ -252,12 +255,15 @@ async fn save(
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let mut header = Arc::unwrap_or_clone(header);
-    header.note_write(crate::events::changes(&game, &header.handovers));
+    header.note_write(header.changes(&game));
     let header = Arc::new(header);
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = state.store.compare_and_set(id, expected, &json).await?;
+    let version = state
+        .store
+        .compare_and_set(id, expected, &json, header.lifetime())
+        .await?;
     let view = views::game_view(id, version, &header, &game);
     remember(state, id, version, header, game);
     Ok((version, MoveOutcome { game: view, played }))

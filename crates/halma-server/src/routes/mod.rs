@@ -7,7 +7,9 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod lobby;
 pub mod play;
+pub mod seats;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -18,6 +20,8 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .service(health::healthz)
         .service(health::readyz)
         .configure(games::configure)
+        .configure(seats::configure)
+        .configure(lobby::configure)
         .configure(boards::configure)
         .configure(play::configure)
         .configure(|config| docs::configure(config, openapi));

@@ -37,6 +37,11 @@ export {
   type GameEvent,
   type RawEvent,
 } from "./events.js";
-export { formatInvitation, parseInvitation, type Invitation } from "./invitation.js";
+export { formatInvitation, parseInvitation, type SeatInvitation } from "./invitation.js";
 export { bearer, entityTag, etagVersion, retryAfterSeconds } from "./headers.js";
-export { GameSession, type CreatedSession, type SuggestionQuery } from "./session.js";
+export {
+  GameSession,
+  type CreatedSession,
+  type JoinedSession,
+  type SuggestionQuery,
+} from "./session.js";

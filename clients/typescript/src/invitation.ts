@@ -6,7 +6,7 @@
  */
 
 /** An invitation to an open seat: the game, the seat and the code that takes it once. */
-export interface Invitation {
+export interface SeatInvitation {
   /** The game's id. */
   readonly gameId: string;
   /** The open seat. */
@@ -28,7 +28,7 @@ const TOKEN = /^[A-Za-z0-9_-]+$/;
  * @throws {RangeError} when the id or the code is not URL-safe base64 or the seat is not a
  * seat number, so that the text always reads back as the same invitation.
  */
-export function formatInvitation(invitation: Invitation): string {
+export function formatInvitation(invitation: SeatInvitation): string {
   const { gameId, seat, code } = invitation;
   if (
     !TOKEN.test(gameId) ||
@@ -43,7 +43,7 @@ export function formatInvitation(invitation: Invitation): string {
 }
 
 /** The invitation that `text` (`<game id>.<seat>.<code>`) names, or `undefined`. */
-export function parseInvitation(text: string): Invitation | undefined {
+export function parseInvitation(text: string): SeatInvitation | undefined {
   const match = /^([A-Za-z0-9_-]+)\.(\d{1,3})\.([A-Za-z0-9_-]+)$/.exec(text.trim());
   if (match === null) {
     return undefined;

@@ -6,13 +6,13 @@
  * @module
  */
 
-import { formatInvitation, parseInvitation, type Invitation } from "@halma/client";
+import { formatInvitation, parseInvitation, type SeatInvitation } from "@halma/client";
 
 /** Where the page's address points. */
 export type Route =
   | { readonly kind: "setup" }
   | { readonly kind: "game"; readonly gameId: string }
-  | { readonly kind: "join"; readonly invitation: Invitation };
+  | { readonly kind: "join"; readonly invitation: SeatInvitation };
 
 /** The route of a page address's fragment (`location.hash`). */
 export function routeOf(hash: string): Route {
@@ -40,7 +40,7 @@ export function gameFragment(gameId: string): string {
  * The link that invites someone to `invitation`'s seat: this page's address (its query, and
  * so a chosen `?api=`, included) with a `#join=` fragment.
  */
-export function invitationLink(pageHref: string, invitation: Invitation): string {
+export function invitationLink(pageHref: string, invitation: SeatInvitation): string {
   const url = new URL(pageHref);
   url.hash = `join=${formatInvitation(invitation)}`;
   return url.href;

@@ -12,7 +12,7 @@ import {
   createHalmaClient,
   type CreatedSession,
   type HalmaClient,
-  type Invitation,
+  type SeatInvitation,
 } from "@halma/client";
 
 import { BoardView } from "./board.js";
@@ -118,7 +118,7 @@ async function create(setup: {
 async function seat(created: CreatedSession, mine: readonly number[]): Promise<void> {
   const { session, invitations } = created;
   const links = new Map(
-    (invitations ?? []).map(
+    invitations.map(
       (i) =>
         [
           i.seat,
@@ -161,7 +161,7 @@ async function open(
 }
 
 /** The form that takes an invited seat. */
-function showJoin(invitation: Invitation): void {
+function showJoin(invitation: SeatInvitation): void {
   const name = h("input", {
     id: "join-name",
     type: "text",
@@ -185,7 +185,7 @@ function showJoin(invitation: Invitation): void {
   name.focus();
 }
 
-async function join(invitation: Invitation, name: string): Promise<void> {
+async function join(invitation: SeatInvitation, name: string): Promise<void> {
   store.update((s) => (s.notice = undefined));
   try {
     const joined = await GameSession.acceptInvitation(
@@ -216,6 +216,13 @@ async function rematch(): Promise<void> {
     await seat(created, [...current.state.mySeats]);
   } catch (error) {
     store.update((s) => (s.notice = { kind: "error", text: explain(error) }));
+  }
+}
+
+async function cancel(): Promise<void> {
+  if (table !== undefined && (await table.cancelGame())) {
+    store.update((s) => (s.notice = { kind: "info", text: "The game is cancelled." }));
+    location.hash = "";
   }
 }
 
@@ -300,7 +307,11 @@ function render(): void {
         state.table.shown.armies,
       );
       current.animate = (move, army) => board.animate(move, army);
-      const panel = new PanelView(current, () => void rematch());
+      const panel = new PanelView(
+        current,
+        () => void rematch(),
+        () => void cancel(),
+      );
       views = { board, panel, state: state.table };
       main.replaceChildren(
         h(

@@ -23,10 +23,13 @@ export class PanelView {
   readonly #table: Table;
   readonly #sections = new Map<string, { element: HTMLElement; key: string }>();
   readonly #onRematch: () => void;
+  readonly #onCancel: () => void;
 
-  constructor(table: Table, onRematch: () => void) {
+  /** The panel of `table`; rematches and cancelling go through the page (a new route). */
+  constructor(table: Table, onRematch: () => void, onCancel: () => void) {
     this.#table = table;
     this.#onRematch = onRematch;
+    this.#onCancel = onCancel;
     this.element = h("aside", { class: "panel", "aria-label": "Game" });
     for (const name of ["status", "move", "seats", "actions", "result", "record"]) {
       const element = h("section", { class: `panel-${name}` });
@@ -151,7 +154,21 @@ export class PanelView {
         ),
       );
     }
-    if (table.shown.status === "finished" && table.host) {
+    if (table.shown.status === "waiting" && table.host) {
+      buttons.push(
+        h(
+          "button",
+          { type: "button", disabled: table.busy, onclick: this.#onCancel },
+          "Cancel the game",
+        ),
+      );
+    }
+    // A rematch gives every seat's new token to the host only: offered when the humans of
+    // this game all play here.
+    const remote = table.shown.seats.some(
+      (seat) => seat.kind === "human" && !table.mySeats.has(seat.seat),
+    );
+    if (table.shown.status === "finished" && table.host && !remote) {
       buttons.push(
         h("button", { type: "button", class: "primary", onclick: this.#onRematch }, "Rematch"),
       );
@@ -268,9 +285,9 @@ function invitation(seat: number, link: string): HTMLElement {
   return h("div", { class: "invitation" }, field, copy);
 }
 
-/** Whether `seat` waits for a player (`kind: "open"`, known once the service has open seats). */
+/** Whether `seat` waits for a player. */
 function isOpen(seat: types.SeatView): boolean {
-  return (seat.kind as string) === "open";
+  return seat.kind === "open";
 }
 
 function result(table: TableState): Node[] {

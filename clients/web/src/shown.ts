@@ -63,7 +63,10 @@ export function applyEvent(shown: Shown, event: GameEvent): boolean {
       return false;
     case "resigned":
     case "handed_to_ai":
+    case "seat_joined":
       shown.toMove = event.data.to_move ?? undefined;
+      return true;
+    case "seat_left":
       return true;
     case "result":
       shown.result = event.data.result;

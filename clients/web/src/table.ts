@@ -198,6 +198,16 @@ export class Table {
     });
   }
 
+  /** Cancels the waiting game (host token): it is removed. Resolves to whether it was. */
+  async cancelGame(): Promise<boolean> {
+    let cancelled = false;
+    await this.#write(async () => {
+      await this.#session.cancel();
+      cancelled = true;
+    });
+    return cancelled;
+  }
+
   /** Runs a write of this page: busy meanwhile, its error shown, the turn looked at again. */
   async #write(write: () => Promise<unknown>): Promise<void> {
     this.#store.update((s) => {

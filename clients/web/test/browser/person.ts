@@ -72,11 +72,15 @@ export async function legalMoves(api: string, gameId: string): Promise<Move[]> {
   return body.moves;
 }
 
-/** The centre of `cell` on the screen. */
-export async function cellCentre(page: Page, cell: string): Promise<{ x: number; y: number }> {
-  const box = await page.locator(`.cell[data-cell="${cell}"]`).boundingBox();
-  assert.ok(box !== null, `cell ${cell} is not on the screen`);
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+/** The height of every cell's centre on the screen, read at once. */
+export async function cellHeights(page: Page): Promise<Map<string, number>> {
+  const heights = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(".cell"), (cell) => {
+      const box = cell.getBoundingClientRect();
+      return [cell.getAttribute("data-cell") ?? "", box.y + box.height / 2] as const;
+    }),
+  );
+  return new Map(heights);
 }
 
 /**
@@ -84,15 +88,10 @@ export async function cellCentre(page: Page, cell: string): Promise<{ x: number;
  * at the top), the longest path breaking ties.
  */
 export async function forwardMove(page: Page, moves: readonly Move[]): Promise<Move> {
+  const y = await cellHeights(page);
   let best: Move | undefined;
   let bestGain = Number.NEGATIVE_INFINITY;
-  const y = new Map<string, number>();
   for (const move of moves) {
-    for (const cell of [move.from, move.to]) {
-      if (!y.has(cell)) {
-        y.set(cell, (await cellCentre(page, cell)).y);
-      }
-    }
     const gain = (y.get(move.from) ?? 0) - (y.get(move.to) ?? 0) + move.path.length / 100;
     if (gain > bestGain) {
       best = move;

@@ -254,6 +254,50 @@ pub async fn a_four_seat_game_filled_through_invitations_is_played_to_the_end(se
     assert_eq!(move_events as u32, moves);
     assert!(matches!(seen.last(), Some((_, GameEvent::Result(_)))));
     assert_eq!(end.last_event_id + 1, *ids.last().unwrap());
+
+    // The record keeps the seat changes.
+    let record = players[0].record().await.unwrap();
+    let changes: Vec<(u8, types::SeatChangeKind, Option<String>)> = record
+        .seat_changes
+        .iter()
+        .map(|c| (c.seat, c.change, c.name.clone()))
+        .collect();
+    let joined = |seat, name: &str| (seat, types::SeatChangeKind::Joined, Some(name.to_owned()));
+    assert_eq!(
+        changes,
+        [
+            joined(1, "Ada"),
+            joined(2, "Bo"),
+            (2, types::SeatChangeKind::Left, None),
+            joined(2, "Cy"),
+            joined(3, "Di"),
+        ]
+    );
+    assert!(record.seat_changes.iter().all(|c| c.after == 0));
+
+    // The names that joined have a record; the one who left played no game, nor did the host.
+    let placed = |seat: u8| {
+        end.result
+            .as_ref()
+            .unwrap()
+            .ranking
+            .iter()
+            .find(|p| p.seats.contains(&seat))
+            .and_then(|p| p.place)
+    };
+    for (seat, name) in [(1, "Ada"), (2, "Cy"), (3, "Di")] {
+        let record = client.player_stats().name(name).send().await.unwrap();
+        let record = record.into_inner();
+        assert_eq!(record.games, 1, "{name}");
+        let places: Vec<(u8, u64)> = record.places.iter().map(|p| (p.place, p.games)).collect();
+        let expected: Vec<(u8, u64)> = placed(seat).map(|p| (p, 1)).into_iter().collect();
+        assert_eq!(places, expected, "{name}");
+        assert_eq!(record.wins, u64::from(placed(seat) == Some(1)), "{name}");
+    }
+    for name in ["Bo", "Host"] {
+        let record = client.player_stats().name(name).send().await.unwrap();
+        assert_eq!(record.into_inner().games, 0, "{name}");
+    }
 }
 
 pub async fn public_games_wait_in_the_lobby(server: &TestServer) {

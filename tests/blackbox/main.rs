@@ -30,6 +30,7 @@ mod server;
 mod sessions;
 mod setups;
 mod standalone;
+mod stats;
 
 /// Declares each scenario (an `async fn(&TestServer)`) as one test per store, in the modules
 /// `memory` and `redis`.
@@ -85,4 +86,6 @@ on_both_stores! {
         crate::invitations::a_four_seat_game_filled_through_invitations_is_played_to_the_end,
     public_games_wait_in_the_lobby => crate::invitations::public_games_wait_in_the_lobby,
     the_host_cancels_a_waiting_game => crate::invitations::the_host_cancels_a_waiting_game,
+    statistics_count_each_finished_game_once =>
+        crate::stats::statistics_count_each_finished_game_once,
 }

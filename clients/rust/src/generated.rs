@@ -10,6 +10,21 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    ///The AI at one level against humans.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct AiLevelStats {
+        ///Games an AI seat of this level played with humans at the table.
+        pub games: u64,
+        ///The level.
+        pub level: u8,
+        ///Of those, the games it won.
+        pub wins: u64,
+    }
+    impl AiLevelStats {
+        pub fn builder() -> builder::AiLevelStats {
+            Default::default()
+        }
+    }
     /**Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
 based on, when no `If-Match` header is sent.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -297,6 +312,18 @@ one entry per player.*/
             Default::default()
         }
     }
+    ///Draws of one reason.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct DrawCount {
+        ///How many.
+        pub games: u64,
+        pub reason: DrawReason,
+    }
+    impl DrawCount {
+        pub fn builder() -> builder::DrawCount {
+            Default::default()
+        }
+    }
     ///Why a game ended in a draw.
     #[derive(
         ::serde::Deserialize,
@@ -439,6 +466,8 @@ goal.*/
         pub resignations: ::std::vec::Vec<ResignationView>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<GameResult>,
+        ///The seats taken and given up while the game waited for players, in order.
+        pub seat_changes: ::std::vec::Vec<SeatChangeView>,
         ///The starting position in the notation.
         pub start_position: ::std::string::String,
         ///The game's version.
@@ -825,6 +854,19 @@ changed otherwise since.*/
             Default::default()
         }
     }
+    ///Games that ended at one place.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PlaceCount {
+        ///How many games.
+        pub games: u64,
+        ///The place.
+        pub place: u8,
+    }
+    impl PlaceCount {
+        pub fn builder() -> builder::PlaceCount {
+            Default::default()
+        }
+    }
     ///One place of the final ranking.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct PlaceView {
@@ -864,6 +906,24 @@ mean from and to).*/
     }
     impl PlayMoveRequest {
         pub fn builder() -> builder::PlayMoveRequest {
+            Default::default()
+        }
+    }
+    /**The record of a name that joined games through invitations. Names are not accounts:
+anyone may join under any name, and every game played under it counts here.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PlayerStats {
+        ///Finished games played under it.
+        pub games: u64,
+        ///The name.
+        pub name: ::std::string::String,
+        ///Games by place reached (1 for first).
+        pub places: ::std::vec::Vec<PlaceCount>,
+        ///Of those, the games won.
+        pub wins: u64,
+    }
+    impl PlayerStats {
+        pub fn builder() -> builder::PlayerStats {
             Default::default()
         }
     }
@@ -1370,6 +1430,78 @@ for 2-player square games).*/
             Default::default()
         }
     }
+    ///What happened to a seat while the game waited for players.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SeatChangeKind {
+        #[serde(rename = "joined")]
+        Joined,
+        #[serde(rename = "left")]
+        Left,
+    }
+    impl ::std::fmt::Display for SeatChangeKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Joined => f.write_str("joined"),
+                Self::Left => f.write_str("left"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SeatChangeKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "joined" => Ok(Self::Joined),
+                "left" => Ok(Self::Left),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SeatChangeKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SeatChangeKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///A seat taken or given up while the game waited for players, in a game's record.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatChangeView {
+        ///How many moves had been played (some, in a game started from a record).
+        pub after: u32,
+        pub change: SeatChangeKind,
+        ///The name joined with (for `joined`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        ///The seat.
+        pub seat: u8,
+    }
+    impl SeatChangeView {
+        pub fn builder() -> builder::SeatChangeView {
+            Default::default()
+        }
+    }
     ///The data of a `seat_joined` event: someone took an open seat.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct SeatJoinedEvent {
@@ -1583,6 +1715,46 @@ open seats, whose player gives a name on joining.*/
             value.parse()
         }
     }
+    ///The finished games of one board, player count and rule set.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StatsGroup {
+        ///AI seats in games with at least one human seat, by level: games and wins.
+        pub ai_levels: ::std::vec::Vec<AiLevelStats>,
+        ///Mean game length in plies.
+        pub average_plies: f64,
+        pub board: BoardName,
+        ///Draws by reason.
+        pub draws: ::std::vec::Vec<DrawCount>,
+        ///Games finished.
+        pub games_finished: u64,
+        ///Median game length in plies.
+        pub median_plies: u32,
+        ///Number of players.
+        pub players: u8,
+        ///The rule options as the position notation writes them (`-`: the defaults).
+        pub rules: ::std::string::String,
+        ///Games whose first place was shared (play-on off, several finishing at once).
+        pub shared_wins: u64,
+        /**Games won by the seat that moved first, second, ... in turn order (index 0: the first
+mover), whoever the seats were.*/
+        pub wins_by_turn_order: ::std::vec::Vec<u64>,
+    }
+    impl StatsGroup {
+        pub fn builder() -> builder::StatsGroup {
+            Default::default()
+        }
+    }
+    ///Statistics of finished games: one group per board, player count and rule set.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StatsView {
+        ///The groups, by board, player count and rules.
+        pub groups: ::std::vec::Vec<StatsGroup>,
+    }
+    impl StatsView {
+        pub fn builder() -> builder::StatsView {
+            Default::default()
+        }
+    }
     ///A suggested move for the seat to move, with the search's statistics.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct SuggestionView {
@@ -1621,6 +1793,80 @@ of the instance stayed busy for the whole budget.*/
     }
     /// Types for composing complex structures.
     pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AiLevelStats {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            level: ::std::result::Result<u8, ::std::string::String>,
+            wins: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AiLevelStats {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    level: Err("no value supplied for level".to_string()),
+                    wins: Err("no value supplied for wins".to_string()),
+                }
+            }
+        }
+        impl AiLevelStats {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for wins: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AiLevelStats> for super::AiLevelStats {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AiLevelStats,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    level: value.level?,
+                    wins: value.wins?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AiLevelStats> for AiLevelStats {
+            fn from(value: super::AiLevelStats) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    level: Ok(value.level),
+                    wins: Ok(value.wins),
+                }
+            }
+        }
         #[derive(Clone, Debug)]
         pub struct AiTurnsRequest {
             version: ::std::result::Result<
@@ -2474,6 +2720,64 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct DrawCount {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            reason: ::std::result::Result<super::DrawReason, ::std::string::String>,
+        }
+        impl ::std::default::Default for DrawCount {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    reason: Err("no value supplied for reason".to_string()),
+                }
+            }
+        }
+        impl DrawCount {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn reason<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::DrawReason>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.reason = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DrawCount> for super::DrawCount {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DrawCount,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    reason: value.reason?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DrawCount> for DrawCount {
+            fn from(value: super::DrawCount) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    reason: Ok(value.reason),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct GameRecord {
             board: ::std::result::Result<super::BoardName, ::std::string::String>,
             export: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -2501,6 +2805,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<super::GameResult>,
                 ::std::string::String,
             >,
+            seat_changes: ::std::result::Result<
+                ::std::vec::Vec<super::SeatChangeView>,
+                ::std::string::String,
+            >,
             start_position: ::std::result::Result<
                 ::std::string::String,
                 ::std::string::String,
@@ -2521,6 +2829,7 @@ of the instance stayed busy for the whole budget.*/
                     position: Err("no value supplied for position".to_string()),
                     resignations: Err("no value supplied for resignations".to_string()),
                     result: Ok(Default::default()),
+                    seat_changes: Err("no value supplied for seat_changes".to_string()),
                     start_position: Err(
                         "no value supplied for start_position".to_string(),
                     ),
@@ -2659,6 +2968,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn seat_changes<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::SeatChangeView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat_changes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat_changes: {e}")
+                    });
+                self
+            }
             pub fn start_position<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::string::String>,
@@ -2703,6 +3024,7 @@ of the instance stayed busy for the whole budget.*/
                     position: value.position?,
                     resignations: value.resignations?,
                     result: value.result?,
+                    seat_changes: value.seat_changes?,
                     start_position: value.start_position?,
                     version: value.version?,
                 })
@@ -2722,6 +3044,7 @@ of the instance stayed busy for the whole budget.*/
                     position: Ok(value.position),
                     resignations: Ok(value.resignations),
                     result: Ok(value.result),
+                    seat_changes: Ok(value.seat_changes),
                     start_position: Ok(value.start_position),
                     version: Ok(value.version),
                 }
@@ -4427,6 +4750,64 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct PlaceCount {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            place: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlaceCount {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    place: Err("no value supplied for place".to_string()),
+                }
+            }
+        }
+        impl PlaceCount {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn place<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.place = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for place: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlaceCount> for super::PlaceCount {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlaceCount,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    place: value.place?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlaceCount> for PlaceCount {
+            fn from(value: super::PlaceCount) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    place: Ok(value.place),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct PlaceView {
             place: ::std::result::Result<
                 ::std::option::Option<u8>,
@@ -4621,6 +5002,99 @@ of the instance stayed busy for the whole budget.*/
                     path: Ok(value.path),
                     to: Ok(value.to),
                     version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlayerStats {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            places: ::std::result::Result<
+                ::std::vec::Vec<super::PlaceCount>,
+                ::std::string::String,
+            >,
+            wins: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlayerStats {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    name: Err("no value supplied for name".to_string()),
+                    places: Err("no value supplied for places".to_string()),
+                    wins: Err("no value supplied for wins".to_string()),
+                }
+            }
+        }
+        impl PlayerStats {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn places<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::PlaceCount>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.places = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for places: {e}")
+                    });
+                self
+            }
+            pub fn wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for wins: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlayerStats> for super::PlayerStats {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlayerStats,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    name: value.name?,
+                    places: value.places?,
+                    wins: value.wins?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlayerStats> for PlayerStats {
+            fn from(value: super::PlayerStats) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    name: Ok(value.name),
+                    places: Ok(value.places),
+                    wins: Ok(value.wins),
                 }
             }
         }
@@ -5940,6 +6414,99 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct SeatChangeView {
+            after: ::std::result::Result<u32, ::std::string::String>,
+            change: ::std::result::Result<super::SeatChangeKind, ::std::string::String>,
+            name: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatChangeView {
+            fn default() -> Self {
+                Self {
+                    after: Err("no value supplied for after".to_string()),
+                    change: Err("no value supplied for change".to_string()),
+                    name: Ok(Default::default()),
+                    seat: Err("no value supplied for seat".to_string()),
+                }
+            }
+        }
+        impl SeatChangeView {
+            pub fn after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for after: {e}")
+                    });
+                self
+            }
+            pub fn change<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::SeatChangeKind>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.change = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for change: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatChangeView> for super::SeatChangeView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatChangeView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    after: value.after?,
+                    change: value.change?,
+                    name: value.name?,
+                    seat: value.seat?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatChangeView> for SeatChangeView {
+            fn from(value: super::SeatChangeView) -> Self {
+                Self {
+                    after: Ok(value.after),
+                    change: Ok(value.change),
+                    name: Ok(value.name),
+                    seat: Ok(value.seat),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct SeatJoinedEvent {
             name: ::std::result::Result<::std::string::String, ::std::string::String>,
             open_seats: ::std::result::Result<
@@ -6385,6 +6952,252 @@ of the instance stayed busy for the whole budget.*/
                     partner: Ok(value.partner),
                     seat: Ok(value.seat),
                 }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct StatsGroup {
+            ai_levels: ::std::result::Result<
+                ::std::vec::Vec<super::AiLevelStats>,
+                ::std::string::String,
+            >,
+            average_plies: ::std::result::Result<f64, ::std::string::String>,
+            board: ::std::result::Result<super::BoardName, ::std::string::String>,
+            draws: ::std::result::Result<
+                ::std::vec::Vec<super::DrawCount>,
+                ::std::string::String,
+            >,
+            games_finished: ::std::result::Result<u64, ::std::string::String>,
+            median_plies: ::std::result::Result<u32, ::std::string::String>,
+            players: ::std::result::Result<u8, ::std::string::String>,
+            rules: ::std::result::Result<::std::string::String, ::std::string::String>,
+            shared_wins: ::std::result::Result<u64, ::std::string::String>,
+            wins_by_turn_order: ::std::result::Result<
+                ::std::vec::Vec<u64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for StatsGroup {
+            fn default() -> Self {
+                Self {
+                    ai_levels: Err("no value supplied for ai_levels".to_string()),
+                    average_plies: Err(
+                        "no value supplied for average_plies".to_string(),
+                    ),
+                    board: Err("no value supplied for board".to_string()),
+                    draws: Err("no value supplied for draws".to_string()),
+                    games_finished: Err(
+                        "no value supplied for games_finished".to_string(),
+                    ),
+                    median_plies: Err("no value supplied for median_plies".to_string()),
+                    players: Err("no value supplied for players".to_string()),
+                    rules: Err("no value supplied for rules".to_string()),
+                    shared_wins: Err("no value supplied for shared_wins".to_string()),
+                    wins_by_turn_order: Err(
+                        "no value supplied for wins_by_turn_order".to_string(),
+                    ),
+                }
+            }
+        }
+        impl StatsGroup {
+            pub fn ai_levels<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::AiLevelStats>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.ai_levels = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for ai_levels: {e}")
+                    });
+                self
+            }
+            pub fn average_plies<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.average_plies = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for average_plies: {e}")
+                    });
+                self
+            }
+            pub fn board<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::BoardName>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.board = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for board: {e}")
+                    });
+                self
+            }
+            pub fn draws<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::DrawCount>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.draws = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for draws: {e}")
+                    });
+                self
+            }
+            pub fn games_finished<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games_finished = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for games_finished: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn median_plies<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.median_plies = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for median_plies: {e}")
+                    });
+                self
+            }
+            pub fn players<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.players = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for players: {e}")
+                    });
+                self
+            }
+            pub fn rules<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.rules = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for rules: {e}")
+                    });
+                self
+            }
+            pub fn shared_wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.shared_wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for shared_wins: {e}")
+                    });
+                self
+            }
+            pub fn wins_by_turn_order<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins_by_turn_order = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for wins_by_turn_order: {e}"
+                        )
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<StatsGroup> for super::StatsGroup {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: StatsGroup,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    ai_levels: value.ai_levels?,
+                    average_plies: value.average_plies?,
+                    board: value.board?,
+                    draws: value.draws?,
+                    games_finished: value.games_finished?,
+                    median_plies: value.median_plies?,
+                    players: value.players?,
+                    rules: value.rules?,
+                    shared_wins: value.shared_wins?,
+                    wins_by_turn_order: value.wins_by_turn_order?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::StatsGroup> for StatsGroup {
+            fn from(value: super::StatsGroup) -> Self {
+                Self {
+                    ai_levels: Ok(value.ai_levels),
+                    average_plies: Ok(value.average_plies),
+                    board: Ok(value.board),
+                    draws: Ok(value.draws),
+                    games_finished: Ok(value.games_finished),
+                    median_plies: Ok(value.median_plies),
+                    players: Ok(value.players),
+                    rules: Ok(value.rules),
+                    shared_wins: Ok(value.shared_wins),
+                    wins_by_turn_order: Ok(value.wins_by_turn_order),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct StatsView {
+            groups: ::std::result::Result<
+                ::std::vec::Vec<super::StatsGroup>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for StatsView {
+            fn default() -> Self {
+                Self {
+                    groups: Err("no value supplied for groups".to_string()),
+                }
+            }
+        }
+        impl StatsView {
+            pub fn groups<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::StatsGroup>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.groups = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for groups: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<StatsView> for super::StatsView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: StatsView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { groups: value.groups? })
+            }
+        }
+        impl ::std::convert::From<super::StatsView> for StatsView {
+            fn from(value: super::StatsView) -> Self {
+                Self { groups: Ok(value.groups) }
             }
         }
         #[derive(Clone, Debug)]
@@ -6861,7 +7674,9 @@ let response = client.ai_turns()
     /**Follows a game live
 
 A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
-`GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+`GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
+or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
+per move (a `MoveEvent`: every AI reply is an event of
 its own, and each says whose turn it is next), a `resigned` event per resignation (a
 `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
 the stream closes. Comment lines keep an idle stream open.
@@ -7125,6 +7940,38 @@ let response = client.list_rule_options()
 ```*/
     pub fn list_rule_options(&self) -> builder::ListRuleOptions<'_> {
         builder::ListRuleOptions::new(self)
+    }
+    /**Statistics of the games finished on this service, per board, player count and rule set:
+games finished, wins by turn order (the first-move advantage), draws by reason, the AI's
+levels against humans, and game lengths. Each finished game counts once, in the same
+atomic write as its last move; shared by every instance of one store
+
+Sends a `GET` request to `/v1/stats`
+
+```ignore
+let response = client.game_stats()
+    .send()
+    .await;
+```*/
+    pub fn game_stats(&self) -> builder::GameStats<'_> {
+        builder::GameStats::new(self)
+    }
+    /**The finished games played under a name that joined seats through invitations: games,
+wins and places. Names are not accounts: anyone may join under any name. A name never
+seen has no games
+
+Sends a `GET` request to `/v1/stats/players/{name}`
+
+Arguments:
+- `name`: The name, as joined (1 to 64 characters).
+```ignore
+let response = client.player_stats()
+    .name(name)
+    .send()
+    .await;
+```*/
+    pub fn player_stats(&self) -> builder::PlayerStats<'_> {
+        builder::PlayerStats::new(self)
     }
 }
 /// Types for composing operation parameters.
@@ -9371,6 +10218,143 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::game_stats`]
+
+[`Client::game_stats`]: super::Client::game_stats*/
+    #[derive(Debug, Clone)]
+    pub struct GameStats<'a> {
+        client: &'a super::Client,
+    }
+    impl<'a> GameStats<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self { client: client }
+        }
+        ///Sends a `GET` request to `/v1/stats`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::StatsView>, Error<types::Problem>> {
+            let Self { client } = self;
+            let url = format!("{}/v1/stats", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "game_stats",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::player_stats`]
+
+[`Client::player_stats`]: super::Client::player_stats*/
+    #[derive(Debug, Clone)]
+    pub struct PlayerStats<'a> {
+        client: &'a super::Client,
+        name: Result<::std::string::String, String>,
+    }
+    impl<'a> PlayerStats<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                name: Err("name was not initialized".to_string()),
+            }
+        }
+        pub fn name<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.name = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for name failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/v1/stats/players/{name}`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::PlayerStats>, Error<types::Problem>> {
+            let Self { client, name } = self;
+            let name = name.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/stats/players/{}", client.baseurl, encode_path(& name
+                .to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "player_stats",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -146,7 +146,9 @@ export interface paths {
         /**
          * Follows a game live.
          * @description A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
-         *     `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+         *     `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
+         *     or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
+         *     per move (a `MoveEvent`: every AI reply is an event of
          *     its own, and each says whose turn it is next), a `resigned` event per resignation (a
          *     `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
          *     the stream closes. Comment lines keep an idle stream open.
@@ -376,10 +378,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of the games finished on this service, per board, player count and rule set:
+         *     games finished, wins by turn order (the first-move advantage), draws by reason, the AI's
+         *     levels against humans, and game lengths. Each finished game counts once, in the same
+         *     atomic write as its last move; shared by every instance of one store.
+         */
+        get: operations["game_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finished games played under a name that joined seats through invitations: games,
+         *     wins and places. Names are not accounts: anyone may join under any name. A name never
+         *     seen has no games.
+         */
+        get: operations["player_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The AI at one level against humans. */
+        AiLevelStats: {
+            /**
+             * Format: u-int64
+             * @description Games an AI seat of this level played with humans at the table.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The level.
+             */
+            level: number;
+            /**
+             * Format: u-int64
+             * @description Of those, the games it won.
+             */
+            wins: number;
+        };
         /**
          * @description Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
          *     based on, when no `If-Match` header is sent.
@@ -548,6 +611,16 @@ export interface components {
             /** @description The secret tokens. */
             tokens: components["schemas"]["GameTokens"];
         };
+        /** @description Draws of one reason. */
+        DrawCount: {
+            /**
+             * Format: u-int64
+             * @description How many.
+             */
+            games: number;
+            /** @description Why the games were drawn. */
+            reason: components["schemas"]["DrawReason"];
+        };
         /**
          * @description Why a game ended in a draw.
          * @enum {string}
@@ -588,6 +661,8 @@ export interface components {
             /** @description Every resignation, in order. */
             resignations: components["schemas"]["ResignationView"][];
             result?: components["schemas"]["GameResult"] | null;
+            /** @description The seats taken and given up while the game waited for players, in order. */
+            seat_changes: components["schemas"]["SeatChangeView"][];
             /** @description The starting position in the notation. */
             start_position: string;
             /**
@@ -899,6 +974,19 @@ export interface components {
             /** @description End cell. */
             to: string;
         };
+        /** @description Games that ended at one place. */
+        PlaceCount: {
+            /**
+             * Format: u-int64
+             * @description How many games.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The place.
+             */
+            place: number;
+        };
         /** @description One place of the final ranking. */
         PlaceView: {
             /**
@@ -943,6 +1031,26 @@ export interface components {
              * @default null
              */
             version?: number | null;
+        };
+        /**
+         * @description The record of a name that joined games through invitations. Names are not accounts:
+         *     anyone may join under any name, and every game played under it counts here.
+         */
+        PlayerStats: {
+            /**
+             * Format: u-int64
+             * @description Finished games played under it.
+             */
+            games: number;
+            /** @description The name. */
+            name: string;
+            /** @description Games by place reached (1 for first). */
+            places: components["schemas"]["PlaceCount"][];
+            /**
+             * Format: u-int64
+             * @description Of those, the games won.
+             */
+            wins: number;
         };
         /**
          * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
@@ -1220,6 +1328,28 @@ export interface components {
             /** @description Teams (`teams`). */
             teams: boolean;
         };
+        /**
+         * @description What happened to a seat while the game waited for players.
+         * @enum {string}
+         */
+        SeatChangeKind: "joined" | "left";
+        /** @description A seat taken or given up while the game waited for players, in a game's record. */
+        SeatChangeView: {
+            /**
+             * Format: u-int32
+             * @description How many moves had been played (some, in a game started from a record).
+             */
+            after: number;
+            /** @description `joined` or `left`. */
+            change: components["schemas"]["SeatChangeKind"];
+            /** @description The name joined with (for `joined`). */
+            name?: string | null;
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+        };
         /** @description The data of a `seat_joined` event: someone took an open seat. */
         SeatJoinedEvent: {
             /** @description The name the player joined with. */
@@ -1323,6 +1453,52 @@ export interface components {
          * @enum {string}
          */
         Standing: "finished" | "last" | "left_home_too_late" | "resigned" | "drawn" | "unplaced";
+        /** @description The finished games of one board, player count and rule set. */
+        StatsGroup: {
+            /** @description AI seats in games with at least one human seat, by level: games and wins. */
+            ai_levels: components["schemas"]["AiLevelStats"][];
+            /**
+             * Format: double
+             * @description Mean game length in plies.
+             */
+            average_plies: number;
+            /** @description The board. */
+            board: components["schemas"]["BoardName"];
+            /** @description Draws by reason. */
+            draws: components["schemas"]["DrawCount"][];
+            /**
+             * Format: u-int64
+             * @description Games finished.
+             */
+            games_finished: number;
+            /**
+             * Format: u-int32
+             * @description Median game length in plies.
+             */
+            median_plies: number;
+            /**
+             * Format: u-int8
+             * @description Number of players.
+             */
+            players: number;
+            /** @description The rule options as the position notation writes them (`-`: the defaults). */
+            rules: string;
+            /**
+             * Format: u-int64
+             * @description Games whose first place was shared (play-on off, several finishing at once).
+             */
+            shared_wins: number;
+            /**
+             * @description Games won by the seat that moved first, second, ... in turn order (index 0: the first
+             *     mover), whoever the seats were.
+             */
+            wins_by_turn_order: number[];
+        };
+        /** @description Statistics of finished games: one group per board, player count and rule set. */
+        StatsView: {
+            /** @description The groups, by board, player count and rules. */
+            groups: components["schemas"]["StatsGroup"][];
+        };
         /** @description A suggested move for the seat to move, with the search's statistics. */
         SuggestionView: {
             /**
@@ -1384,6 +1560,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AiLevelStats = components['schemas']['AiLevelStats'];
 export type AiTurnsRequest = components['schemas']['AiTurnsRequest'];
 export type ArmyView = components['schemas']['ArmyView'];
 export type BackwardStepsRule = components['schemas']['BackwardStepsRule'];
@@ -1395,6 +1572,7 @@ export type CellView = components['schemas']['CellView'];
 export type CornerView = components['schemas']['CornerView'];
 export type CreateGameRequest = components['schemas']['CreateGameRequest'];
 export type CreatedGame = components['schemas']['CreatedGame'];
+export type DrawCount = components['schemas']['DrawCount'];
 export type DrawReason = components['schemas']['DrawReason'];
 export type ForeignCornersRule = components['schemas']['ForeignCornersRule'];
 export type GameRecord = components['schemas']['GameRecord'];
@@ -1417,8 +1595,10 @@ export type LobbyPage = components['schemas']['LobbyPage'];
 export type MoveEvent = components['schemas']['MoveEvent'];
 export type MoveOutcome = components['schemas']['MoveOutcome'];
 export type MoveView = components['schemas']['MoveView'];
+export type PlaceCount = components['schemas']['PlaceCount'];
 export type PlaceView = components['schemas']['PlaceView'];
 export type PlayMoveRequest = components['schemas']['PlayMoveRequest'];
+export type PlayerStats = components['schemas']['PlayerStats'];
 export type Problem = components['schemas']['Problem'];
 export type ProblemCode = components['schemas']['ProblemCode'];
 export type ProblemReason = components['schemas']['ProblemReason'];
@@ -1430,12 +1610,16 @@ export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];
 export type RuleOptions = components['schemas']['RuleOptions'];
 export type RulesInForce = components['schemas']['RulesInForce'];
+export type SeatChangeKind = components['schemas']['SeatChangeKind'];
+export type SeatChangeView = components['schemas']['SeatChangeView'];
 export type SeatJoinedEvent = components['schemas']['SeatJoinedEvent'];
 export type SeatKind = components['schemas']['SeatKind'];
 export type SeatLeftEvent = components['schemas']['SeatLeftEvent'];
 export type SeatRequest = components['schemas']['SeatRequest'];
 export type SeatView = components['schemas']['SeatView'];
 export type Standing = components['schemas']['Standing'];
+export type StatsGroup = components['schemas']['StatsGroup'];
+export type StatsView = components['schemas']['StatsView'];
 export type SuggestionView = components['schemas']['SuggestionView'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1763,7 +1947,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `result` (a ResultEvent, last). */
+            /** @description The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `seat_joined` and `seat_left` (a SeatJoinedEvent or SeatLeftEvent per seat taken or given up while the game waits), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `handed_to_ai` (a HandoverEvent), `result` (a ResultEvent, last), or `gone` (the game expired or was cancelled, last). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2352,6 +2536,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleOptionList"];
+                };
+            };
+        };
+    };
+    game_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsView"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    player_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name, as joined (1 to 64 characters). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The name's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStats"];
+                };
+            };
+            /** @description 400 a name that cannot be one (empty, over 64 characters, control characters). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -443,6 +443,8 @@ pub struct GameRecord {
     pub resignations: Vec<ResignationView>,
     /// Every seat handed to the AI during the game, in order.
     pub handovers: Vec<HandoverView>,
+    /// The seats taken and given up while the game waited for players, in order.
+    pub seat_changes: Vec<SeatChangeView>,
     /// The result, once finished.
     pub result: Option<GameResult>,
     /// The starting position in the notation.
@@ -462,6 +464,29 @@ pub struct HandoverView {
     pub seat: u8,
     /// The AI level that plays it from then on.
     pub level: u8,
+}
+
+/// A seat taken or given up while the game waited for players, in a game's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatChangeView {
+    /// How many moves had been played (some, in a game started from a record).
+    pub after: u32,
+    /// The seat.
+    pub seat: u8,
+    /// `joined` or `left`.
+    pub change: SeatChangeKind,
+    /// The name joined with (for `joined`).
+    pub name: Option<String>,
+}
+
+/// What happened to a seat while the game waited for players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChangeKind {
+    /// Someone took the open seat.
+    Joined,
+    /// The seat's player left; it was open again.
+    Left,
 }
 
 /// A resignation in a game's record.
@@ -578,4 +603,88 @@ pub struct RuleOptionList {
 pub struct GamePath {
     /// The game's id.
     pub id: String,
+}
+
+/// Statistics of finished games: one group per board, player count and rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StatsView {
+    /// The groups, by board, player count and rules.
+    pub groups: Vec<StatsGroup>,
+}
+
+/// The finished games of one board, player count and rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StatsGroup {
+    /// The board.
+    pub board: BoardKind,
+    /// Number of players.
+    pub players: u8,
+    /// The rule options as the position notation writes them (`-`: the defaults).
+    pub rules: String,
+    /// Games finished.
+    pub games_finished: u64,
+    /// Games won by the seat that moved first, second, ... in turn order (index 0: the first
+    /// mover), whoever the seats were.
+    pub wins_by_turn_order: Vec<u64>,
+    /// Games whose first place was shared (play-on off, several finishing at once).
+    pub shared_wins: u64,
+    /// Draws by reason.
+    pub draws: Vec<DrawCount>,
+    /// AI seats in games with at least one human seat, by level: games and wins.
+    pub ai_levels: Vec<AiLevelStats>,
+    /// Mean game length in plies.
+    pub average_plies: f64,
+    /// Median game length in plies.
+    pub median_plies: u32,
+}
+
+/// Draws of one reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DrawCount {
+    /// Why the games were drawn.
+    pub reason: DrawReason,
+    /// How many.
+    pub games: u64,
+}
+
+/// The AI at one level against humans.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AiLevelStats {
+    /// The level.
+    pub level: u8,
+    /// Games an AI seat of this level played with humans at the table.
+    pub games: u64,
+    /// Of those, the games it won.
+    pub wins: u64,
+}
+
+/// The record of a name that joined games through invitations. Names are not accounts:
+/// anyone may join under any name, and every game played under it counts here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlayerStats {
+    /// The name.
+    pub name: String,
+    /// Finished games played under it.
+    pub games: u64,
+    /// Of those, the games won.
+    pub wins: u64,
+    /// Games by place reached (1 for first).
+    pub places: Vec<PlaceCount>,
+}
+
+/// Games that ended at one place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlaceCount {
+    /// The place.
+    pub place: u8,
+    /// How many games.
+    pub games: u64,
+}
+
+/// A player name in a path.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct PlayerPath {
+    /// The name, as joined (1 to 64 characters).
+    pub name: String,
 }

@@ -6,7 +6,7 @@ use crate::api;
 use crate::problem::Problem;
 use crate::routes::games::{self, AiTurnsRequest, HandoverRequest};
 use crate::routes::health::{self, Liveness, Readiness};
-use crate::routes::{boards, events, lobby, seats};
+use crate::routes::{boards, events, lobby, seats, stats};
 
 /// The service's OpenAPI document: `ApiDoc::openapi()`.
 #[derive(OpenApi)]
@@ -32,6 +32,8 @@ use crate::routes::{boards, events, lobby, seats};
         seats::leave,
         seats::invitation,
         lobby::list_lobby,
+        stats::game_stats,
+        stats::player_stats,
         events::game_events,
         boards::list_boards,
         boards::get_board,
@@ -73,6 +75,12 @@ use crate::routes::{boards, events, lobby, seats};
         api::LeftSeat,
         api::LobbyGame,
         api::LobbyPage,
+        api::StatsView,
+        api::StatsGroup,
+        api::DrawCount,
+        api::AiLevelStats,
+        api::PlayerStats,
+        api::PlaceCount,
         api::GameView,
         api::GameTokens,
         api::CreatedGame,
@@ -84,6 +92,8 @@ use crate::routes::{boards, events, lobby, seats};
         api::GameRecord,
         api::ResignationView,
         api::HandoverView,
+        api::SeatChangeView,
+        api::SeatChangeKind,
         api::CellView,
         api::CornerView,
         api::BoardView,
@@ -95,6 +105,7 @@ use crate::routes::{boards, events, lobby, seats};
     tags(
         (name = "games", description = "Create games, read them, list and play moves, ask the AI."),
         (name = "seats", description = "Open seats, invitations and the lobby: join a game, leave it while it waits, cancel it."),
+        (name = "stats", description = "Statistics of finished games and of player names."),
         (name = "boards", description = "Board geometry and rule options, for drawing boards and building setup forms."),
         (name = "operations", description = "Liveness and readiness of the service.")
     )

@@ -19,6 +19,8 @@ const ATTEMPTS: usize = 5;
 pub struct RedisServer {
     child: Option<Child>,
     port: u16,
+    /// Arguments it was started with besides the defaults, used again by a restart.
+    extra: Vec<String>,
 }
 
 /// Why a server did not start on a port.
@@ -72,9 +74,42 @@ impl RedisServer {
     /// # Panics
     /// When `redis-server` is installed but cannot be run.
     pub fn start_on(port: u16) -> Result<RedisServer, StartError> {
+        RedisServer::start_with(port, &[])
+    }
+
+    /// Starts a server on a free port that keeps every write on disk in `dir` before it
+    /// answers (append-only file, `fsync` on every write), so that it comes back from
+    /// [`RedisServer::restart`] with all it had acknowledged.
+    ///
+    /// # Panics
+    /// As [`RedisServer::start`].
+    #[must_use]
+    pub fn start_durable(dir: &std::path::Path) -> RedisServer {
+        let args = vec![
+            "--dir".to_owned(),
+            dir.display().to_string(),
+            "--appendonly".to_owned(),
+            "yes".to_owned(),
+            "--appendfsync".to_owned(),
+            "always".to_owned(),
+        ];
+        for _attempt in 0..ATTEMPTS {
+            match RedisServer::start_with(free_port(), &args) {
+                Ok(server) => return server,
+                Err(StartError::DidNotAnswer) => {}
+                Err(err @ StartError::NotInstalled) => panic!("{err}"),
+            }
+        }
+        panic!("redis-server did not start on any of {ATTEMPTS} free ports");
+    }
+
+    /// Starts a server on `port` with `extra` arguments after the defaults (which they
+    /// override).
+    fn start_with(port: u16, extra: &[String]) -> Result<RedisServer, StartError> {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
@@ -94,6 +129,7 @@ impl RedisServer {
                 return Ok(RedisServer {
                     child: Some(child),
                     port,
+                    extra: extra.to_vec(),
                 });
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -139,7 +175,8 @@ impl RedisServer {
         assert!(status.success(), "kill {signal} failed: {status}");
     }
 
-    /// Starts the server again on the same port (empty: nothing is persisted).
+    /// Starts the server again on the same port: empty, unless it was started with
+    /// [`RedisServer::start_durable`].
     ///
     /// # Panics
     /// When it does not start again within ten seconds.
@@ -147,7 +184,7 @@ impl RedisServer {
         self.stop();
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         loop {
-            match RedisServer::start_on(self.port) {
+            match RedisServer::start_with(self.port, &self.extra) {
                 Ok(mut server) => {
                     self.child = server.child.take();
                     return;

@@ -17,6 +17,7 @@ mod new_game;
 mod play;
 mod read;
 mod seats;
+pub mod stats;
 pub mod variants;
 pub mod views;
 

@@ -245,7 +245,9 @@ async fn load_to_write(
     Ok((actor, loaded))
 }
 
-/// Stores `game` over version `expected` and caches it at the new version.
+/// Stores `game` over version `expected` and caches it at the new version. Every caller
+/// refuses a game that is over already, so a game over here ended with this write: its
+/// statistics are counted in the same atomic step (once, however many instances race).
 pub(super) async fn save(
     state: &AppState,
     id: &str,
@@ -260,10 +262,18 @@ pub(super) async fn save(
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = state
-        .store
-        .compare_and_set(id, expected, &json, header.lifetime())
-        .await?;
+    let version = if game.is_over() {
+        let counters = super::stats::counters_of(&header, &game);
+        state
+            .store
+            .compare_and_set_counting(id, expected, &json, header.lifetime(), &counters)
+            .await?
+    } else {
+        state
+            .store
+            .compare_and_set(id, expected, &json, header.lifetime())
+            .await?
+    };
     let view = views::game_view(id, version, &header, &game);
     remember(state, id, version, header, game);
     Ok((version, MoveOutcome { game: view, played }))

@@ -6,10 +6,10 @@ use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, S
 
 use crate::api::{
     ArmyView, GameRecord, GameResult, GameStatus, GameView, HandoverView, LegalMoveView,
-    LegalMoves, LobbyGame, MoveView, PlaceView, ResignationView, SeatKind, SeatView,
-    SuggestionView,
+    LegalMoves, LobbyGame, MoveView, PlaceView, ResignationView, SeatChangeKind, SeatChangeView,
+    SeatKind, SeatView, SuggestionView,
 };
-use crate::games::document::{Header, PlayedBy};
+use crate::games::document::{Header, PlayedBy, SeatChange};
 use crate::store::Version;
 
 impl From<PlayedBy> for SeatKind {
@@ -253,6 +253,24 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
                 after: h.after,
                 seat: h.seat,
                 level: h.level,
+            })
+            .collect(),
+        seat_changes: header
+            .seat_changes
+            .iter()
+            .map(|c| match c {
+                SeatChange::Joined { after, seat, name } => SeatChangeView {
+                    after: *after,
+                    seat: *seat,
+                    change: SeatChangeKind::Joined,
+                    name: Some(name.clone()),
+                },
+                SeatChange::Left { after, seat } => SeatChangeView {
+                    after: *after,
+                    seat: *seat,
+                    change: SeatChangeKind::Left,
+                    name: None,
+                },
             })
             .collect(),
         result,

@@ -21,7 +21,9 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 /// Follows a game live.
 ///
 /// A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
-/// `GameView`); then one `move` event per move (a `MoveEvent`: every AI reply is an event of
+/// `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
+/// or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
+/// per move (a `MoveEvent`: every AI reply is an event of
 /// its own, and each says whose turn it is next), a `resigned` event per resignation (a
 /// `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
 /// the stream closes. Comment lines keep an idle stream open.
@@ -35,7 +37,7 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(2);
     params(GamePath,
         ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The id of the last event received: the stream resumes after it.")),
     responses(
-        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `result` (a ResultEvent, last).", content_type = "text/event-stream", body = String),
+        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `seat_joined` and `seat_left` (a SeatJoinedEvent or SeatLeftEvent per seat taken or given up while the game waits), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `handed_to_ai` (a HandoverEvent), `result` (a ResultEvent, last), or `gone` (the game expired or was cancelled, last).", content_type = "text/event-stream", body = String),
         (status = "4XX", description = "Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`).", body = crate::problem::Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Too many open streams on this instance (503 `too_many_streams`, with `Retry-After`), the store is unavailable (503), or an internal error.", body = crate::problem::Problem, content_type = "application/problem+json"),
     )

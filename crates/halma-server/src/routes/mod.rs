@@ -10,6 +10,7 @@ pub mod health;
 pub mod lobby;
 pub mod play;
 pub mod seats;
+pub mod stats;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -22,6 +23,7 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .configure(games::configure)
         .configure(seats::configure)
         .configure(lobby::configure)
+        .configure(stats::configure)
         .configure(boards::configure)
         .configure(play::configure)
         .configure(|config| docs::configure(config, openapi));

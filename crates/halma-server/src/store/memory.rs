@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::changes::Changes;
-use super::{Lifetime, Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
 /// Longest time between two sweeps of expired games.
 const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -31,6 +31,8 @@ struct Games {
     next_sweep: Instant,
     /// The lobby indexes by name.
     lobby: HashMap<String, BTreeSet<String>>,
+    /// The counter sets by name.
+    counters: HashMap<String, HashMap<String, i64>>,
 }
 
 #[derive(Debug)]
@@ -55,6 +57,7 @@ impl MemoryStore {
                 by_id: HashMap::new(),
                 next_sweep: Instant::now() + ttl.min(MAX_SWEEP_INTERVAL),
                 lobby: HashMap::new(),
+                counters: HashMap::new(),
             })),
             ttl,
             waiting_ttl: ttl,
@@ -170,6 +173,17 @@ impl MemoryStore {
         document: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
+        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+    }
+
+    pub(super) fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
+    ) -> Result<Version, StoreError> {
         let now = Instant::now();
         let mut games = self.lock();
         self.sweep_if_due(&mut games, now);
@@ -178,9 +192,33 @@ impl MemoryStore {
         entry.document = document.to_owned();
         entry.expires_at = now + self.ttl_of(lifetime);
         let version = entry.version;
+        for (name, fields) in &counters.groups {
+            let set = games.counters.entry(name.clone()).or_default();
+            for (field, increment) in fields {
+                let counter = set.entry(field.clone()).or_default();
+                *counter = counter.saturating_add(*increment);
+            }
+        }
         drop(games);
         self.changes.publish(id, version);
         Ok(version)
+    }
+
+    pub(super) fn counter_sets(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.lock().counters.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    pub(super) fn counters(&self, name: &str) -> Vec<(String, i64)> {
+        let mut fields: Vec<(String, i64)> = self
+            .lock()
+            .counters
+            .get(name)
+            .map(|set| set.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default();
+        fields.sort();
+        fields
     }
 
     pub(super) fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {

@@ -80,6 +80,15 @@ pub fn lobby_entry_id(entry: &str) -> Option<&str> {
     well_formed.then_some(id)
 }
 
+/// Counter increments written with a game's last move, in the same atomic step as the
+/// write (so each finished game counts once, however many instances race on its last move).
+/// Each group names a set of counters (a hash in Redis) and the increments of its fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// `(set name, [(field, increment)])`.
+    pub groups: Vec<(String, Vec<(String, i64)>)>,
+}
+
 /// Which back end a [`Store`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoreKind {
@@ -238,6 +247,54 @@ impl Store {
                     .compare_and_set(id, expected, document, lifetime)
                     .await
             }
+        }
+    }
+
+    /// [`compare_and_set`](Self::compare_and_set), adding `counters` in the same atomic step
+    /// when the write succeeds (and only then).
+    ///
+    /// # Errors
+    /// As for [`compare_and_set`](Self::compare_and_set).
+    pub async fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
+    ) -> Result<Version, StoreError> {
+        match self {
+            Self::Memory(store) => {
+                store.compare_and_set_counting(id, expected, document, lifetime, counters)
+            }
+            Self::Redis(store) => {
+                store
+                    .compare_and_set_counting(id, expected, document, lifetime, counters)
+                    .await
+            }
+        }
+    }
+
+    /// The names of every counter set written so far.
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+    pub async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.counter_sets()),
+            Self::Redis(store) => store.counter_sets().await,
+        }
+    }
+
+    /// The counters of the set `name` (empty when it was never written).
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
+    /// [`StoreError::Corrupt`] for a field that is not an integer.
+    pub async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.counters(name)),
+            Self::Redis(store) => store.counters(name).await,
         }
     }
 

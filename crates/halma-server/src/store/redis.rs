@@ -28,7 +28,7 @@ use ::redis::{Client, RedisError, Script};
 use futures_util::StreamExt as _;
 
 use super::changes::{Changes, WeakChanges};
-use super::{Lifetime, Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
 /// Upper bound on one store operation, reconnection attempts included.
 const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -61,9 +61,12 @@ return 1
     )
 });
 
-/// Replaces a game's document if its version is the expected one.
-/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds;
-/// ARGV[4] change channel; ARGV[5] game id.
+/// Replaces a game's document if its version is the expected one, and then adds the
+/// counters.
+/// KEYS[1] game key; KEYS[2] the set of counter set names; KEYS[3..] the counter hashes.
+/// ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds; ARGV[4] change
+/// channel; ARGV[5] game id; then per counter hash (in the order of KEYS[3..]): its name, the
+/// number n of fields, and n pairs of field and increment.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
@@ -82,6 +85,16 @@ end
 local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local at = 6
+for k = 3, #KEYS do
+  redis.call('SADD', KEYS[2], ARGV[at])
+  local fields = tonumber(ARGV[at + 1])
+  at = at + 2
+  for _ = 1, fields do
+    redis.call('HINCRBY', KEYS[k], ARGV[at], ARGV[at + 1])
+    at = at + 2
+  end
+end
 redis.call('PUBLISH', ARGV[4], new .. ' ' .. ARGV[5])
 return {2, new}
 ",
@@ -234,6 +247,16 @@ impl RedisStore {
         }
     }
 
+    /// The Redis key of a counter set.
+    fn counters_key(&self, name: &str) -> String {
+        format!("{}stats:{name}", self.key_prefix)
+    }
+
+    /// The Redis key of the set of counter set names.
+    fn counter_sets_key(&self) -> String {
+        format!("{}stats", self.key_prefix)
+    }
+
     /// The Redis key of a lobby index.
     fn lobby_key(&self, index: &str) -> String {
         format!("{}lobby:{index}", self.key_prefix)
@@ -340,20 +363,39 @@ impl RedisStore {
         document: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
+        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+            .await
+    }
+
+    pub(super) async fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
+    ) -> Result<Version, StoreError> {
         let key = self.key(id);
+        let mut script = COMPARE_AND_SET.key(&key);
+        script.key(self.counter_sets_key());
+        for (name, _) in &counters.groups {
+            script.key(self.counters_key(name));
+        }
+        script
+            .arg(expected.to_string())
+            .arg(document)
+            .arg(self.ttl_millis_of(lifetime))
+            .arg(&*self.channel)
+            .arg(id);
+        for (name, fields) in &counters.groups {
+            script.arg(name).arg(fields.len());
+            for (field, increment) in fields {
+                script.arg(field).arg(*increment);
+            }
+        }
         let mut connection = self.connection.clone();
-        let (status, value): (i64, String) = bounded(&key, async {
-            COMPARE_AND_SET
-                .key(&key)
-                .arg(expected.to_string())
-                .arg(document)
-                .arg(self.ttl_millis_of(lifetime))
-                .arg(&*self.channel)
-                .arg(id)
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (status, value): (i64, String) =
+            bounded(&key, script.invoke_async(&mut connection)).await?;
         match status {
             0 => Err(StoreError::NotFound),
             1 => Err(StoreError::VersionMismatch {
@@ -363,6 +405,43 @@ impl RedisStore {
             3 => Err(corrupt(&key, &value)),
             other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
         }
+    }
+
+    pub(super) async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
+        let key = self.counter_sets_key();
+        let mut connection = self.connection.clone();
+        let mut names: Vec<String> = bounded(&key, async {
+            ::redis::cmd("SMEMBERS")
+                .arg(&key)
+                .query_async(&mut connection)
+                .await
+        })
+        .await?;
+        names.sort();
+        Ok(names)
+    }
+
+    pub(super) async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let key = self.counters_key(name);
+        let mut connection = self.connection.clone();
+        let fields: Vec<(String, String)> = bounded(&key, async {
+            ::redis::cmd("HGETALL")
+                .arg(&key)
+                .query_async(&mut connection)
+                .await
+        })
+        .await?;
+        let mut counters = fields
+            .into_iter()
+            .map(|(field, value)| {
+                value
+                    .parse::<i64>()
+                    .map(|count| (field, count))
+                    .map_err(|_| corrupt(&key, &format!("a counter is not an integer: {value:?}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        counters.sort();
+        Ok(counters)
     }
 
     pub(super) async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {

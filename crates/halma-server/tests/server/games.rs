@@ -79,7 +79,7 @@ impl Api {
     }
 }
 
-async fn problem(r: reqwest::Response, status: StatusCode, code: &str) -> Problem {
+pub async fn problem(r: reqwest::Response, status: StatusCode, code: &str) -> Problem {
     assert_eq!(r.status(), status);
     let p: Problem = r.json().await.unwrap();
     assert_eq!(p.code.as_str(), code, "{p:?}");

@@ -18,4 +18,5 @@ mod memory_store;
 mod openapi_doc;
 mod play;
 mod redis_store;
+mod seats;
 mod store_suite;

@@ -43,6 +43,11 @@ export interface FollowOptions extends CallOptions {
   lastEventId?: number;
   /** Reconnections in a row before giving up with the last error (default 5). */
   maxReconnects?: number;
+  /**
+   * Called each time a connection is open (the service answered 200), before its first
+   * event: a page can say it is live while the game is quiet.
+   */
+  onOpen?: () => void;
 }
 
 /** One event as the SSE wire format carries it. */
@@ -99,6 +104,7 @@ export async function* followEvents(
         ),
       );
       body = answer.data as ReadableStream<Uint8Array>;
+      options.onOpen?.();
     } catch (error) {
       if (!(error instanceof HalmaError) || !error.retryable || failures >= maxReconnects) {
         throw error;

@@ -11,6 +11,8 @@ import type {
   GameRecord,
   GameTokens,
   GameView,
+  Invitation,
+  JoinRequest,
   LegalMoves,
   MoveOutcome,
   MoveView,
@@ -20,6 +22,7 @@ import type {
 } from "./generated.js";
 import { followEvents, type FollowOptions, type GameEvent } from "./events.js";
 import { bearer, entityTag, etagVersion } from "./headers.js";
+import type { SeatInvitation } from "./invitation.js";
 
 /** The query of a suggestion (`level` 1 to 10, `time_ms`); absent members take the defaults. */
 export type SuggestionQuery = NonNullable<operations["suggest_move"]["parameters"]["query"]>;
@@ -28,8 +31,20 @@ export type SuggestionQuery = NonNullable<operations["suggest_move"]["parameters
 export interface CreatedSession {
   /** The session, acting with the host token. */
   readonly session: GameSession;
-  /** The host token and one token per seat, to hand to the players. */
+  /** The host token and one token per seat (`null` for an open seat), to hand to the players. */
   readonly tokens: GameTokens;
+  /** One invitation per open seat, in seat order, to pass to the people invited. */
+  readonly invitations: readonly Invitation[];
+}
+
+/** A session on a seat just taken (see {@link GameSession.joinSeat}). */
+export interface JoinedSession {
+  /** The session, acting with the seat's token. */
+  readonly session: GameSession;
+  /** The seat taken. */
+  readonly seat: number;
+  /** The seat's token (shown only once: keep it to come back to the game). */
+  readonly token: string;
 }
 
 /**
@@ -111,6 +126,51 @@ export class GameSession {
       client.GET("/v1/games/{id}", { params: { path: { id: gameId } }, ...init(options) }),
     );
     return new GameSession(client, answer.data, token, versionOf(answer, answer.data.version));
+  }
+
+  /**
+   * Takes the open seat `seat` of a waiting game with its invitation `code` (none needed in
+   * a public game) under `name`; the session acts with the seat's new token. Taking the last
+   * open seat starts the game.
+   *
+   * @throws {@link ProblemError} 403 `invalid_invitation` (a wrong or used code), 409
+   * `seat_taken` or `game_not_waiting`, 400 for a bad seat or name, 404 `game_not_found`, and
+   * the failures every request may have.
+   */
+  static async joinSeat(
+    client: HalmaClient,
+    gameId: string,
+    seat: number,
+    request: JoinRequest = {},
+    options?: CallOptions,
+  ): Promise<JoinedSession> {
+    const answer = await send(
+      client.POST("/v1/games/{id}/seats/{seat}/join", {
+        params: { path: { id: gameId, seat } },
+        body: request,
+        ...init(options),
+      }),
+    );
+    const { game, token } = answer.data;
+    const session = new GameSession(client, game, token, versionOf(answer, game.version));
+    return { session, seat: answer.data.seat, token };
+  }
+
+  /**
+   * Takes the seat `invitation` names (as {@link parseInvitation} reads it from a link) under
+   * `name`: {@link GameSession.joinSeat} with its code.
+   *
+   * @throws As {@link GameSession.joinSeat}.
+   */
+  static acceptInvitation(
+    client: HalmaClient,
+    invitation: SeatInvitation,
+    name?: string,
+    options?: CallOptions,
+  ): Promise<JoinedSession> {
+    const request: JoinRequest =
+      name === undefined ? { code: invitation.code } : { code: invitation.code, name };
+    return GameSession.joinSeat(client, invitation.gameId, invitation.seat, request, options);
   }
 
   /** The game's id. */
@@ -305,6 +365,60 @@ export class GameSession {
   }
 
   /**
+   * The player of seat `seat` leaves the waiting game (the session's token must be the
+   * seat's or the host's); the seat is open again. With the host token, resolves to the
+   * seat's new invitation.
+   *
+   * @throws {@link ProblemError} 409 `game_not_waiting` or `seat_not_joined`, 403
+   * `invalid_token`, and the failures every request may have.
+   */
+  async leave(seat: number, options?: CallOptions): Promise<Invitation | undefined> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/seats/{seat}/leave", {
+        // No If-Match: others may join meanwhile, and leaving does not depend on them.
+        params: { path: { id: this.id, seat }, header: { Authorization: bearer(this.#token) } },
+        ...init(options),
+      }),
+    );
+    this.#remember(answer.data.game, versionOf(answer, answer.data.game.version));
+    return answer.data.invitation ?? undefined;
+  }
+
+  /**
+   * A new invitation for the open seat `seat` (host token); its earlier code stops working.
+   *
+   * @throws {@link ProblemError} 409 `game_not_waiting` or `seat_taken`, 403 `invalid_token`,
+   * and the failures every request may have.
+   */
+  async newInvitation(seat: number, options?: CallOptions): Promise<Invitation> {
+    const answer = await send(
+      this.#client.POST("/v1/games/{id}/seats/{seat}/invitation", {
+        params: { path: { id: this.id, seat }, header: { Authorization: bearer(this.#token) } },
+        ...init(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /**
+   * Cancels the waiting game (host token): it is removed, and its streams end with `gone`.
+   *
+   * @throws {@link ProblemError} 409 `game_not_waiting`, 403 `invalid_token`, and the
+   * failures every request may have.
+   */
+  async cancel(options?: CallOptions): Promise<void> {
+    const result = await settle(
+      this.#client.DELETE("/v1/games/{id}", {
+        params: { path: { id: this.id }, header: { Authorization: bearer(this.#token) } },
+        ...init(options),
+      }),
+    );
+    if (result.response.status !== 204) {
+      unwrap(result);
+    }
+  }
+
+  /**
    * The game's live events after what this session has seen (its `last_event_id`): see
    * {@link followEvents}. The session itself is not changed by them; call
    * {@link GameSession.refresh} to bring it up to date.
@@ -414,9 +528,9 @@ export class GameSession {
   }
 
   static #fromCreated(client: HalmaClient, answer: Answer<CreatedGame>): CreatedSession {
-    const { game, tokens } = answer.data;
+    const { game, tokens, invitations } = answer.data;
     const session = new GameSession(client, game, tokens.host, versionOf(answer, game.version));
-    return { session, tokens };
+    return { session, tokens, invitations };
   }
 }
 

@@ -1,4 +1,4 @@
-//! The operational routes: health checks and API documentation.
+//! The operational routes: health checks, API documentation and the web client.
 //!
 //! The game routes join these in [`configure`].
 
@@ -8,6 +8,7 @@ pub mod events;
 pub mod games;
 pub mod health;
 pub mod lobby;
+pub mod play;
 pub mod seats;
 pub mod stats;
 
@@ -24,5 +25,6 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .configure(lobby::configure)
         .configure(stats::configure)
         .configure(boards::configure)
+        .configure(play::configure)
         .configure(|config| docs::configure(config, openapi));
 }

@@ -1,7 +1,8 @@
 //! Integration tests of the service infrastructure: the store contract against both back ends
 //! (Redis ones against a private `redis-server`, which must be installed: without it they
 //! fail; `-- --skip redis` leaves them out), and the application over HTTP. The helpers
-//! (Redis, the application on port 0) are in `halma-testkit`.
+//! (Redis, the application on port 0) are in `halma-testkit`. The web client at `/play/` is
+//! in `play`.
 //!
 //! One test binary for everything, so the crate links once.
 
@@ -15,6 +16,7 @@ mod games;
 mod http;
 mod memory_store;
 mod openapi_doc;
+mod play;
 mod redis_store;
 mod seats;
 mod store_suite;

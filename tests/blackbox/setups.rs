@@ -6,10 +6,13 @@ use halma_client::types;
 pub fn two_player_star() -> types::CreateGameRequest {
     types::CreateGameRequest {
         ai_time_ms: None,
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: Vec::new(),
     }
 }

@@ -1,5 +1,5 @@
-//! New games: from a client's setup ([`create`]) or as a rematch of a game ([`rematch`]),
-//! each with fresh secret tokens.
+//! New games: from a client's setup, position or record ([`create`]; where the game starts is
+//! read in `start`) or as a rematch of a game ([`rematch`]), each with fresh secret tokens.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -9,8 +9,10 @@ use base64::Engine as _;
 use halma_rules::{notation, Game, GameSetup};
 use rand::RngCore as _;
 
-use super::document::{Document, Header, PlayedBy, StoredSeat};
-use super::{ai, authorize_host, load, remember, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
+use super::document::{Document, Handover, Header, PlayedBy, StoredSeat};
+use super::{
+    ai, authorize_host, load, remember, start, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL,
+};
 use crate::api::{CreateGameRequest, CreatedGame, GameTokens, SeatKind};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
@@ -19,7 +21,7 @@ use crate::store::Version;
 use crate::token::{SecretToken, TokenHash};
 
 /// Longest accepted seat name, in characters.
-const MAX_NAME_CHARS: usize = 64;
+pub(super) const MAX_NAME_CHARS: usize = 64;
 
 /// Creates a game; AI seats that are to move first move at once.
 ///
@@ -29,13 +31,24 @@ pub async fn create(
     state: &AppState,
     req: &CreateGameRequest,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
+    if let Some(started) = start::requested(state, req)? {
+        let players = started.game.variant().players();
+        let seats = start::seats_of(req, &started, seat_list(req, players)?)?;
+        let history = History {
+            start_position: Some(started.start_position),
+            handovers: started.handovers,
+        };
+        let ai_time_ms = ai_time_ms(req)?;
+        return insert(state, started.game, seats, ai_time_ms, None, history).await;
+    }
+    let (board, players) = start::initial_setup(req)?;
     let setup = GameSetup {
-        board: req.board,
-        players: req.players,
+        board,
+        players,
         options: req.options.clone(),
     };
     let variant = state.variants.get(&setup)?;
-    let seats = seat_list(req)?;
+    let seats = seat_list(req, players)?;
     let first = match req.first_seat {
         Some(s) => variant
             .seat(usize::from(s))
@@ -43,20 +56,38 @@ pub async fn create(
                 reason: ProblemReason::FirstSeat,
                 detail: format!(
                     "first_seat {s} is not a seat: seats are numbered 0 to {}.",
-                    req.players - 1
+                    players - 1
                 ),
             })?,
         None => variant
-            .seat(rand::rng().next_u32() as usize % usize::from(req.players))
+            .seat(rand::rng().next_u32() as usize % usize::from(players))
             .ok_or_else(|| ApiError::internal("no seat"))?,
     };
+    let ai_time_ms = ai_time_ms(req)?;
+    let game = Game::new(variant, first);
+    insert(state, game, seats, ai_time_ms, None, History::default()).await
+}
+
+/// The AI seats' thinking time a new game asks for.
+///
+/// # Errors
+/// 400 for 0 ms.
+fn ai_time_ms(req: &CreateGameRequest) -> Result<u32, ApiError> {
     let ai_time_ms = req.ai_time_ms.unwrap_or(DEFAULT_AI_MS);
     if ai_time_ms == 0 {
         return Err(ApiError::BadRequest(
             "ai_time_ms must be at least 1.".into(),
         ));
     }
-    insert(state, Game::new(variant, first), seats, ai_time_ms, None).await
+    Ok(ai_time_ms)
+}
+
+/// What a new game's header keeps of the game's past: its start position (absent: the game's
+/// current position, for a game that has not started yet) and the seats handed to the AI.
+#[derive(Debug, Default)]
+struct History {
+    start_position: Option<String>,
+    handovers: Vec<Handover>,
 }
 
 /// A rematch: the same setup and seats, the first move passed on to the next seat.
@@ -83,6 +114,7 @@ pub async fn rematch(
         seats,
         header.ai_time_ms,
         Some(id.to_owned()),
+        History::default(),
     )
     .await
 }
@@ -95,6 +127,7 @@ async fn insert(
     seats: Vec<StoredSeat>,
     ai_time_ms: u32,
     rematch_of: Option<String>,
+    history: History,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
     let tokens = GameTokens {
         host: SecretToken::generate().expose_secret().to_owned(),
@@ -109,15 +142,17 @@ async fn insert(
         host_token: TokenHash::of(&tokens.host),
         seat_tokens: tokens.seats.iter().map(|t| TokenHash::of(t)).collect(),
         ai_time_ms,
-        start_position: notation::format_position(game.variant(), game.position()),
+        start_position: history
+            .start_position
+            .unwrap_or_else(|| notation::format_position(game.variant(), game.position())),
         rematch_of,
         changes_by_version: Vec::new(),
-        handovers: Vec::new(),
+        handovers: history.handovers,
     };
     let id = new_id();
     let mut played = Vec::new();
     ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
-    header.note_write(crate::events::changes(&game, &[]));
+    header.note_write(crate::events::changes(&game, &header.handovers));
     let json = Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
@@ -142,8 +177,8 @@ fn now_secs() -> u64 {
 
 /// The seats of a new game, checked: one per player (or none given: all human), levels only
 /// for AI seats, names of 1 to [`MAX_NAME_CHARS`] characters.
-fn seat_list(req: &CreateGameRequest) -> Result<Vec<StoredSeat>, ApiError> {
-    let players = usize::from(req.players);
+fn seat_list(req: &CreateGameRequest, players: u8) -> Result<Vec<StoredSeat>, ApiError> {
+    let players = usize::from(players);
     let invalid = |detail: String| ApiError::InvalidSetup {
         reason: ProblemReason::Seats,
         detail,

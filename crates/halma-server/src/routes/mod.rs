@@ -2,6 +2,7 @@
 //!
 //! The game routes join these in [`configure`].
 
+pub mod analysis;
 pub mod boards;
 pub mod docs;
 pub mod events;
@@ -18,5 +19,6 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .service(health::readyz)
         .configure(games::configure)
         .configure(boards::configure)
+        .configure(analysis::configure)
         .configure(|config| docs::configure(config, openapi));
 }

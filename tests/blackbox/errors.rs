@@ -144,7 +144,11 @@ pub async fn error_paths(server: &TestServer) {
         StatusCode::FORBIDDEN,
         ProblemCode::InvalidToken,
     );
-    let mut seat0 = GameSession::new(client, game.clone(), tokens.seats[0].clone());
+    let mut seat0 = GameSession::new(
+        client,
+        game.clone(),
+        tokens.seat(0).expect("seat 0 has a token").to_owned(),
+    );
     assert_problem(
         seat0.ai_turns().await,
         StatusCode::FORBIDDEN,
@@ -213,7 +217,11 @@ pub async fn error_paths(server: &TestServer) {
     );
 
     // 422 illegal_move, with the rule's reason.
-    let mut seat1 = GameSession::new(client, game.clone(), tokens.seats[1].clone());
+    let mut seat1 = GameSession::new(
+        client,
+        game.clone(),
+        tokens.seat(1).expect("seat 1 has a token").to_owned(),
+    );
     assert_illegal(seat1.play(&step.from, &step.to).await, "not_your_turn");
     let own: Vec<&String> = pieces.own.iter().collect();
     let other = pieces.others.iter().next().unwrap();
@@ -320,15 +328,23 @@ pub async fn error_paths(server: &TestServer) {
     assert_eq!(stale.version(), 2);
     assert_eq!(stale.game(), host.game());
     // The seat to move now is seat 1, so seat 0's token is refused with not_your_turn.
-    let mut seat0 = GameSession::join(server.other_client(), &id, tokens.seats[0].clone())
-        .await
-        .unwrap();
+    let mut seat0 = GameSession::join(
+        server.other_client(),
+        &id,
+        tokens.seat(0).expect("seat 0 has a token").to_owned(),
+    )
+    .await
+    .unwrap();
     let listing = seat0.legal_moves().await.unwrap();
     let reply = &listing.moves[0];
     assert_illegal(seat0.play(&reply.from, &reply.to).await, "not_your_turn");
-    let mut seat1 = GameSession::join(client, &id, tokens.seats[1].clone())
-        .await
-        .unwrap();
+    let mut seat1 = GameSession::join(
+        client,
+        &id,
+        tokens.seat(1).expect("seat 1 has a token").to_owned(),
+    )
+    .await
+    .unwrap();
     let played = seat1.play(&reply.from, &reply.to).await.unwrap();
     assert_eq!((played.len(), played[0].seat), (1, 1));
     assert_eq!(seat1.version(), 3);

@@ -56,6 +56,7 @@ fn notation(event: &GameEvent) -> Option<&str> {
 
 pub async fn two_listeners_see_a_whole_game_alike(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(5),
         board: Some(types::BoardName::Square8),
         first_seat: Some(0),
@@ -132,6 +133,7 @@ pub async fn two_listeners_see_a_whole_game_alike(server: &TestServer) {
 
 pub async fn a_listener_that_reconnects_gets_exactly_what_it_missed(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(5),
         board: Some(types::BoardName::Star),
         first_seat: Some(0),
@@ -203,6 +205,7 @@ async fn play_first_legal(player: &mut GameSession) {
 /// A 3-player star game: seat 0 played by the host here, seats 1 and 2 by the AI.
 fn three_players_against_two_ais() -> types::CreateGameRequest {
     types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(5),
         board: Some(types::BoardName::Star),
         first_seat: Some(0),
@@ -231,9 +234,13 @@ pub async fn a_resignation_lets_the_others_finish(server: &TestServer) {
     ));
     connected.await.unwrap();
     // Seat 0 resigns with its own token; the AI seats play on, the host lets them.
-    let mut seat0 = GameSession::join(server.client(), host.id(), tokens.seats[0].clone())
-        .await
-        .unwrap();
+    let mut seat0 = GameSession::join(
+        server.client(),
+        host.id(),
+        tokens.seat(0).expect("seat 0 has a token").to_owned(),
+    )
+    .await
+    .unwrap();
     let version = seat0.version();
     // Our move and the two AI replies.
     let moves_before = seat0.game().move_count;
@@ -307,6 +314,7 @@ pub async fn a_resignation_lets_the_others_finish(server: &TestServer) {
 
 pub async fn with_two_players_a_resignation_ends_the_game(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: None,
         board: Some(types::BoardName::Square8),
         first_seat: Some(0),
@@ -326,6 +334,7 @@ pub async fn with_two_players_a_resignation_ends_the_game(server: &TestServer) {
 
 pub async fn seats_handed_to_the_ai_finish_the_game(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(5),
         board: Some(types::BoardName::Square8),
         first_seat: Some(0),
@@ -345,9 +354,13 @@ pub async fn seats_handed_to_the_ai_finish_the_game(server: &TestServer) {
     connected.await.unwrap();
     play_first_legal(&mut host).await;
     // Seat 1 leaves: its own token hands it to the AI, which then stops working.
-    let mut seat1 = GameSession::join(server.client(), host.id(), tokens.seats[1].clone())
-        .await
-        .unwrap();
+    let mut seat1 = GameSession::join(
+        server.client(),
+        host.id(),
+        tokens.seat(1).expect("seat 1 has a token").to_owned(),
+    )
+    .await
+    .unwrap();
     let replies = seat1.hand_to_ai(1, 3).await.unwrap();
     assert_eq!(
         replies.len(),

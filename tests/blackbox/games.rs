@@ -66,6 +66,7 @@ impl Setup {
             })
             .collect();
         types::CreateGameRequest {
+            public: None,
             ai_time_ms: Some(AI_TIME_MS),
             board: Some(self.board),
             first_seat: Some(0),
@@ -249,7 +250,17 @@ fn check_new_game(session: &GameSession, tokens: &types::GameTokens, setup: &Set
     assert_eq!((game.board, game.players), (setup.board, setup.players));
     assert_eq!(game.to_move, Some(0));
     assert_eq!(tokens.seats.len(), usize::from(setup.players));
-    let distinct: BTreeSet<&String> = tokens.seats.iter().chain([&tokens.host]).collect();
+    assert!(
+        tokens.seats.iter().all(Option::is_some),
+        "every seat has a token"
+    );
+    let distinct: BTreeSet<&str> = tokens
+        .seats
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .chain([tokens.host.as_str()])
+        .collect();
     assert_eq!(
         distinct.len(),
         tokens.seats.len() + 1,
@@ -309,6 +320,7 @@ async fn check_piece_listing(session: &GameSession, listing: &types::LegalMoves,
 /// A game the AI plays alone, driven by the host with `ai-turns` until it ends.
 pub async fn ai_plays_every_seat(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(AI_TIME_MS),
         board: Some(types::BoardName::Star),
         first_seat: None,

@@ -25,6 +25,7 @@ fn start(
     record_json: Option<types::GameRecord>,
 ) -> types::CreateGameRequest {
     types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(AI_TIME_MS),
         board: None,
         first_seat: None,
@@ -61,6 +62,7 @@ fn case(board: types::BoardName, players: u8) -> Case {
 async fn played(server: &TestServer, name: &str, c: &Case, plies: usize) -> GameSession {
     let (mut rng, seed) = Rng::for_test(name);
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: Some(AI_TIME_MS),
         board: Some(c.board),
         first_seat: Some(0),

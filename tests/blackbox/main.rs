@@ -25,6 +25,7 @@ mod errors;
 mod events;
 mod games;
 mod imports;
+mod invitations;
 mod pictures;
 mod race;
 mod rng;
@@ -32,6 +33,7 @@ mod server;
 mod sessions;
 mod setups;
 mod standalone;
+mod stats;
 
 /// Declares each scenario (an `async fn(&TestServer)`) as one test per store, in the modules
 /// `memory` and `redis`.
@@ -83,6 +85,12 @@ on_both_stores! {
     seats_handed_to_the_ai_finish_the_game =>
         crate::events::seats_handed_to_the_ai_finish_the_game,
     any_ply_can_be_seen => crate::sessions::any_ply_can_be_seen,
+    a_four_seat_game_filled_through_invitations_is_played_to_the_end =>
+        crate::invitations::a_four_seat_game_filled_through_invitations_is_played_to_the_end,
+    public_games_wait_in_the_lobby => crate::invitations::public_games_wait_in_the_lobby,
+    the_host_cancels_a_waiting_game => crate::invitations::the_host_cancels_a_waiting_game,
+    statistics_count_each_finished_game_once =>
+        crate::stats::statistics_count_each_finished_game_once,
     export_then_import_gives_the_same_game_on_every_board =>
         crate::imports::export_then_import_gives_the_same_game_on_every_board,
     bad_records_are_refused_with_the_move_at_fault =>

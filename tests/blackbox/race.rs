@@ -13,6 +13,7 @@ const ROUNDS: u64 = 8;
 
 pub async fn two_clients_race_on_one_version(server: &TestServer) {
     let request = types::CreateGameRequest {
+        public: None,
         ai_time_ms: None,
         board: Some(types::BoardName::Square16),
         first_seat: Some(0),

@@ -22,6 +22,10 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 pub enum GameEvent {
     /// The whole game: the first event of a stream that does not resume.
     Game(Box<types::GameView>),
+    /// Someone took an open seat of the waiting game (the last one starts it).
+    SeatJoined(types::SeatJoinedEvent),
+    /// A player left the waiting game; the seat is open again.
+    SeatLeft(types::SeatLeftEvent),
     /// A move, and whose turn it is after it.
     Move(types::MoveEvent),
     /// A resignation, and whose turn it is after it.
@@ -30,7 +34,7 @@ pub enum GameEvent {
     HandedToAi(types::HandoverEvent),
     /// The result: the last event.
     Result(types::ResultEvent),
-    /// The game no longer exists (it expired): the last event.
+    /// The game no longer exists (it expired, or was cancelled while waiting): the last event.
     Gone,
 }
 
@@ -215,6 +219,8 @@ fn decode(raw: &eventsource_stream::Event) -> Result<Option<(u64, GameEvent)>, H
     };
     let event = match raw.event.as_str() {
         "game" => GameEvent::Game(Box::new(serde_json::from_str(&raw.data).map_err(invalid)?)),
+        "seat_joined" => GameEvent::SeatJoined(serde_json::from_str(&raw.data).map_err(invalid)?),
+        "seat_left" => GameEvent::SeatLeft(serde_json::from_str(&raw.data).map_err(invalid)?),
         "move" => GameEvent::Move(serde_json::from_str(&raw.data).map_err(invalid)?),
         "resigned" => GameEvent::Resigned(serde_json::from_str(&raw.data).map_err(invalid)?),
         "handed_to_ai" => GameEvent::HandedToAi(serde_json::from_str(&raw.data).map_err(invalid)?),

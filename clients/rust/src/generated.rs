@@ -10,6 +10,21 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    ///The AI at one level against humans.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct AiLevelStats {
+        ///Games an AI seat of this level played with humans at the table.
+        pub games: u64,
+        ///The level.
+        pub level: u8,
+        ///Of those, the games it won.
+        pub wins: u64,
+    }
+    impl AiLevelStats {
+        pub fn builder() -> builder::AiLevelStats {
+            Default::default()
+        }
+    }
     /**Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
 based on, when no `If-Match` header is sent.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -443,6 +458,10 @@ cannot be played is 422 `invalid_position`, whose `field` names the field at fau
 15 pieces).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub position: ::std::option::Option<::std::string::String>,
+        /**List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
+then join its open seats without a code. Only for games with an open seat.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub public: ::std::option::Option<bool>,
         /**Import a game from its text export (`export` of `GET /v1/games/{id}/record`, or the
 `text/plain` download): the setup, the start and every move, resignation and handover
 are replayed and checked against the rules, and the game goes on from its last
@@ -468,10 +487,24 @@ one entry per player.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct CreatedGame {
         pub game: GameView,
+        ///One invitation per open seat, in seat order.
+        pub invitations: ::std::vec::Vec<Invitation>,
         pub tokens: GameTokens,
     }
     impl CreatedGame {
         pub fn builder() -> builder::CreatedGame {
+            Default::default()
+        }
+    }
+    ///Draws of one reason.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct DrawCount {
+        ///How many.
+        pub games: u64,
+        pub reason: DrawReason,
+    }
+    impl DrawCount {
+        pub fn builder() -> builder::DrawCount {
             Default::default()
         }
     }
@@ -657,6 +690,8 @@ goal.*/
         PartialOrd
     )]
     pub enum GameStatus {
+        #[serde(rename = "waiting")]
+        Waiting,
         #[serde(rename = "ongoing")]
         Ongoing,
         #[serde(rename = "finished")]
@@ -665,6 +700,7 @@ goal.*/
     impl ::std::fmt::Display for GameStatus {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             match *self {
+                Self::Waiting => f.write_str("waiting"),
                 Self::Ongoing => f.write_str("ongoing"),
                 Self::Finished => f.write_str("finished"),
             }
@@ -676,6 +712,7 @@ goal.*/
             value: &str,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             match value {
+                "waiting" => Ok(Self::Waiting),
                 "ongoing" => Ok(Self::Ongoing),
                 "finished" => Ok(Self::Finished),
                 _ => Err("invalid value".into()),
@@ -703,8 +740,9 @@ goal.*/
     pub struct GameTokens {
         ///May move for every seat (hot-seat play) and start rematches.
         pub host: ::std::string::String,
-        ///One token per seat, in seat order: each moves only for its seat.
-        pub seats: ::std::vec::Vec<::std::string::String>,
+        /**One token per seat, in seat order: each moves only for its seat. Open seats have
+none (`null`): their token goes to whoever joins.*/
+        pub seats: ::std::vec::Vec<::std::option::Option<::std::string::String>>,
     }
     impl GameTokens {
         pub fn builder() -> builder::GameTokens {
@@ -729,18 +767,22 @@ holds this view follows the game from here with `Last-Event-ID` set to it.*/
         pub last_move: ::std::option::Option<MoveView>,
         ///Moves played.
         pub move_count: u32,
+        ///The open seats (while the game waits for players).
+        pub open_seats: ::std::vec::Vec<u8>,
         pub options: RuleOptions,
         ///Number of players.
         pub players: u8,
         ///The position in the notation (see the rules crate's `notation` module).
         pub position: ::std::string::String,
+        ///Listed in the lobby while it waits for players.
+        pub public: bool,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<GameResult>,
         pub rules: RulesInForce,
         ///The seats.
         pub seats: ::std::vec::Vec<SeatView>,
         pub status: GameStatus,
-        ///The seat to move; absent once the game is over.
+        ///The seat to move; absent while the game waits for players and once it is over.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub to_move: ::std::option::Option<u8>,
         /**The game's version: 1 when created, one more after every accepted change. It is also
@@ -801,6 +843,62 @@ the `ETag`.*/
             Default::default()
         }
     }
+    /**The invitation to an open seat: the code that lets one person join it. Shown once and
+stored only as a hash; it works once.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct Invitation {
+        ///The secret code, for `POST /v1/games/{id}/seats/{seat}/join`.
+        pub code: ::std::string::String,
+        ///The seat.
+        pub seat: u8,
+    }
+    impl Invitation {
+        pub fn builder() -> builder::Invitation {
+            Default::default()
+        }
+    }
+    ///Joining an open seat.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct JoinRequest {
+        ///The seat's invitation code; may be left out for a public game.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub code: ::std::option::Option<::std::string::String>,
+        ///The name to play under (1 to 64 characters; default `Player N`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+    }
+    impl JoinRequest {
+        pub fn builder() -> builder::JoinRequest {
+            Default::default()
+        }
+    }
+    ///A seat just joined.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct JoinedSeat {
+        pub game: GameView,
+        ///The seat.
+        pub seat: u8,
+        ///The seat's secret token (shown only here): it moves for this seat.
+        pub token: ::std::string::String,
+    }
+    impl JoinedSeat {
+        pub fn builder() -> builder::JoinedSeat {
+            Default::default()
+        }
+    }
+    ///A seat given up in a waiting game.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LeftSeat {
+        pub game: GameView,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub invitation: ::std::option::Option<Invitation>,
+    }
+    impl LeftSeat {
+        pub fn builder() -> builder::LeftSeat {
+            Default::default()
+        }
+    }
     ///One legal move with a shortest path.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct LegalMoveView {
@@ -842,6 +940,45 @@ the `ETag`.*/
     }
     impl Liveness {
         pub fn builder() -> builder::Liveness {
+            Default::default()
+        }
+    }
+    ///A game waiting for players, as the lobby lists it.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LobbyGame {
+        ///Seconds since creation.
+        pub age_secs: u64,
+        pub board: BoardName,
+        ///Creation time, seconds since the Unix epoch.
+        pub created_at: u64,
+        ///The game's id.
+        pub id: ::std::string::String,
+        ///The seats anyone may join.
+        pub open_seats: ::std::vec::Vec<u8>,
+        pub options: RuleOptions,
+        ///Number of players.
+        pub players: u8,
+        ///The seats (open ones with kind `open`).
+        pub seats: ::std::vec::Vec<SeatView>,
+        ///The game's version.
+        pub version: u64,
+    }
+    impl LobbyGame {
+        pub fn builder() -> builder::LobbyGame {
+            Default::default()
+        }
+    }
+    ///A page of the lobby: public games waiting for players, newest first.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct LobbyPage {
+        ///The games.
+        pub games: ::std::vec::Vec<LobbyGame>,
+        ///Pass as `cursor` for the next page; absent on the last page.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub next_cursor: ::std::option::Option<::std::string::String>,
+    }
+    impl LobbyPage {
+        pub fn builder() -> builder::LobbyPage {
             Default::default()
         }
     }
@@ -899,6 +1036,19 @@ changed otherwise since.*/
             Default::default()
         }
     }
+    ///Games that ended at one place.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PlaceCount {
+        ///How many games.
+        pub games: u64,
+        ///The place.
+        pub place: u8,
+    }
+    impl PlaceCount {
+        pub fn builder() -> builder::PlaceCount {
+            Default::default()
+        }
+    }
     ///One place of the final ranking.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct PlaceView {
@@ -938,6 +1088,24 @@ mean from and to).*/
     }
     impl PlayMoveRequest {
         pub fn builder() -> builder::PlayMoveRequest {
+            Default::default()
+        }
+    }
+    /**The record of a name that joined games through invitations. Names are not accounts:
+anyone may join under any name, and every game played under it counts here.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PlayerStats {
+        ///Finished games played under it.
+        pub games: u64,
+        ///The name.
+        pub name: ::std::string::String,
+        ///Games by place reached (1 for first).
+        pub places: ::std::vec::Vec<PlaceCount>,
+        ///Of those, the games won.
+        pub wins: u64,
+    }
+    impl PlayerStats {
+        pub fn builder() -> builder::PlayerStats {
             Default::default()
         }
     }
@@ -1030,6 +1198,16 @@ status.*/
         SeatNotPlaying,
         #[serde(rename = "seat_is_ai")]
         SeatIsAi,
+        #[serde(rename = "game_waiting")]
+        GameWaiting,
+        #[serde(rename = "game_not_waiting")]
+        GameNotWaiting,
+        #[serde(rename = "seat_taken")]
+        SeatTaken,
+        #[serde(rename = "seat_not_joined")]
+        SeatNotJoined,
+        #[serde(rename = "invalid_invitation")]
+        InvalidInvitation,
         #[serde(rename = "too_many_streams")]
         TooManyStreams,
         #[serde(rename = "invalid_position")]
@@ -1059,6 +1237,11 @@ status.*/
                 Self::StoreUnavailable => f.write_str("store_unavailable"),
                 Self::SeatNotPlaying => f.write_str("seat_not_playing"),
                 Self::SeatIsAi => f.write_str("seat_is_ai"),
+                Self::GameWaiting => f.write_str("game_waiting"),
+                Self::GameNotWaiting => f.write_str("game_not_waiting"),
+                Self::SeatTaken => f.write_str("seat_taken"),
+                Self::SeatNotJoined => f.write_str("seat_not_joined"),
+                Self::InvalidInvitation => f.write_str("invalid_invitation"),
                 Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::InvalidPosition => f.write_str("invalid_position"),
                 Self::InvalidRecord => f.write_str("invalid_record"),
@@ -1089,6 +1272,11 @@ status.*/
                 "store_unavailable" => Ok(Self::StoreUnavailable),
                 "seat_not_playing" => Ok(Self::SeatNotPlaying),
                 "seat_is_ai" => Ok(Self::SeatIsAi),
+                "game_waiting" => Ok(Self::GameWaiting),
+                "game_not_waiting" => Ok(Self::GameNotWaiting),
+                "seat_taken" => Ok(Self::SeatTaken),
+                "seat_not_joined" => Ok(Self::SeatNotJoined),
+                "invalid_invitation" => Ok(Self::InvalidInvitation),
                 "too_many_streams" => Ok(Self::TooManyStreams),
                 "invalid_position" => Ok(Self::InvalidPosition),
                 "invalid_record" => Ok(Self::InvalidRecord),
@@ -1486,6 +1674,26 @@ for 2-player square games).*/
             Default::default()
         }
     }
+    ///The data of a `seat_joined` event: someone took an open seat.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatJoinedEvent {
+        ///The name the player joined with.
+        pub name: ::std::string::String,
+        ///The seats still open after it; when none is, the game has started.
+        pub open_seats: ::std::vec::Vec<u8>,
+        ///The seat.
+        pub seat: u8,
+        ///The seat to move, once this join started the game.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+        ///The version that stored the change.
+        pub version: u64,
+    }
+    impl SeatJoinedEvent {
+        pub fn builder() -> builder::SeatJoinedEvent {
+            Default::default()
+        }
+    }
     ///Who plays a seat.
     #[derive(
         ::serde::Deserialize,
@@ -1504,12 +1712,15 @@ for 2-player square games).*/
         Human,
         #[serde(rename = "ai")]
         Ai,
+        #[serde(rename = "open")]
+        Open,
     }
     impl ::std::fmt::Display for SeatKind {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             match *self {
                 Self::Human => f.write_str("human"),
                 Self::Ai => f.write_str("ai"),
+                Self::Open => f.write_str("open"),
             }
         }
     }
@@ -1521,6 +1732,7 @@ for 2-player square games).*/
             match value {
                 "human" => Ok(Self::Human),
                 "ai" => Ok(Self::Ai),
+                "open" => Ok(Self::Open),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1541,6 +1753,22 @@ for 2-player square games).*/
             value.parse()
         }
     }
+    /**The data of a `seat_left` event: a player who had joined left the waiting game; the seat is
+open again.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SeatLeftEvent {
+        ///The seats open after it.
+        pub open_seats: ::std::vec::Vec<u8>,
+        ///The seat.
+        pub seat: u8,
+        ///The version that stored the change.
+        pub version: u64,
+    }
+    impl SeatLeftEvent {
+        pub fn builder() -> builder::SeatLeftEvent {
+            Default::default()
+        }
+    }
     ///One seat of a new game.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -1550,7 +1778,8 @@ for 2-player square games).*/
         ///AI strength from 1 (beginner) to 10 (full strength, the default); only for AI seats.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub level: ::std::option::Option<u8>,
-        ///Display name (at most 64 characters; default `Player N`, or `AI level L`).
+        /**Display name (at most 64 characters; default `Player N`, or `AI level L`); not for
+open seats, whose player gives a name on joining.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
     }
@@ -1658,6 +1887,46 @@ for 2-player square games).*/
             value.parse()
         }
     }
+    ///The finished games of one board, player count and rule set.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StatsGroup {
+        ///AI seats in games with at least one human seat, by level: games and wins.
+        pub ai_levels: ::std::vec::Vec<AiLevelStats>,
+        ///Mean game length in plies.
+        pub average_plies: f64,
+        pub board: BoardName,
+        ///Draws by reason.
+        pub draws: ::std::vec::Vec<DrawCount>,
+        ///Games finished.
+        pub games_finished: u64,
+        ///Median game length in plies.
+        pub median_plies: u32,
+        ///Number of players.
+        pub players: u8,
+        ///The rule options as the position notation writes them (`-`: the defaults).
+        pub rules: ::std::string::String,
+        ///Games whose first place was shared (play-on off, several finishing at once).
+        pub shared_wins: u64,
+        /**Games won by the seat that moved first, second, ... in turn order (index 0: the first
+mover), whoever the seats were.*/
+        pub wins_by_turn_order: ::std::vec::Vec<u64>,
+    }
+    impl StatsGroup {
+        pub fn builder() -> builder::StatsGroup {
+            Default::default()
+        }
+    }
+    ///Statistics of finished games: one group per board, player count and rule set.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StatsView {
+        ///The groups, by board, player count and rules.
+        pub groups: ::std::vec::Vec<StatsGroup>,
+    }
+    impl StatsView {
+        pub fn builder() -> builder::StatsView {
+            Default::default()
+        }
+    }
     ///One of the best moves of a position, with its score and expected line of play.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct SuggestionLine {
@@ -1721,6 +1990,80 @@ of the instance stayed busy for the whole budget.*/
     }
     /// Types for composing complex structures.
     pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AiLevelStats {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            level: ::std::result::Result<u8, ::std::string::String>,
+            wins: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AiLevelStats {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    level: Err("no value supplied for level".to_string()),
+                    wins: Err("no value supplied for wins".to_string()),
+                }
+            }
+        }
+        impl AiLevelStats {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for wins: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AiLevelStats> for super::AiLevelStats {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AiLevelStats,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    level: value.level?,
+                    wins: value.wins?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AiLevelStats> for AiLevelStats {
+            fn from(value: super::AiLevelStats) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    level: Ok(value.level),
+                    wins: Ok(value.wins),
+                }
+            }
+        }
         #[derive(Clone, Debug)]
         pub struct AiTurnsRequest {
             version: ::std::result::Result<
@@ -3267,6 +3610,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
+            public: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
             record: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -3289,6 +3636,7 @@ of the instance stayed busy for the whole budget.*/
                     options: Ok(Default::default()),
                     players: Ok(Default::default()),
                     position: Ok(Default::default()),
+                    public: Ok(Default::default()),
                     record: Ok(Default::default()),
                     record_json: Ok(Default::default()),
                     seats: Ok(Default::default()),
@@ -3368,6 +3716,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn public<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<bool>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.public = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for public: {e}")
+                    });
+                self
+            }
             pub fn record<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
@@ -3417,6 +3777,7 @@ of the instance stayed busy for the whole budget.*/
                     options: value.options?,
                     players: value.players?,
                     position: value.position?,
+                    public: value.public?,
                     record: value.record?,
                     record_json: value.record_json?,
                     seats: value.seats?,
@@ -3432,6 +3793,7 @@ of the instance stayed busy for the whole budget.*/
                     options: Ok(value.options),
                     players: Ok(value.players),
                     position: Ok(value.position),
+                    public: Ok(value.public),
                     record: Ok(value.record),
                     record_json: Ok(value.record_json),
                     seats: Ok(value.seats),
@@ -3441,12 +3803,17 @@ of the instance stayed busy for the whole budget.*/
         #[derive(Clone, Debug)]
         pub struct CreatedGame {
             game: ::std::result::Result<super::GameView, ::std::string::String>,
+            invitations: ::std::result::Result<
+                ::std::vec::Vec<super::Invitation>,
+                ::std::string::String,
+            >,
             tokens: ::std::result::Result<super::GameTokens, ::std::string::String>,
         }
         impl ::std::default::Default for CreatedGame {
             fn default() -> Self {
                 Self {
                     game: Err("no value supplied for game".to_string()),
+                    invitations: Err("no value supplied for invitations".to_string()),
                     tokens: Err("no value supplied for tokens".to_string()),
                 }
             }
@@ -3461,6 +3828,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn invitations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::Invitation>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.invitations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for invitations: {e}")
                     });
                 self
             }
@@ -3484,6 +3863,7 @@ of the instance stayed busy for the whole budget.*/
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
                     game: value.game?,
+                    invitations: value.invitations?,
                     tokens: value.tokens?,
                 })
             }
@@ -3492,7 +3872,66 @@ of the instance stayed busy for the whole budget.*/
             fn from(value: super::CreatedGame) -> Self {
                 Self {
                     game: Ok(value.game),
+                    invitations: Ok(value.invitations),
                     tokens: Ok(value.tokens),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DrawCount {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            reason: ::std::result::Result<super::DrawReason, ::std::string::String>,
+        }
+        impl ::std::default::Default for DrawCount {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    reason: Err("no value supplied for reason".to_string()),
+                }
+            }
+        }
+        impl DrawCount {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn reason<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::DrawReason>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.reason = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DrawCount> for super::DrawCount {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DrawCount,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    reason: value.reason?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DrawCount> for DrawCount {
+            fn from(value: super::DrawCount) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    reason: Ok(value.reason),
                 }
             }
         }
@@ -3837,7 +4276,7 @@ of the instance stayed busy for the whole budget.*/
         pub struct GameTokens {
             host: ::std::result::Result<::std::string::String, ::std::string::String>,
             seats: ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
+                ::std::vec::Vec<::std::option::Option<::std::string::String>>,
                 ::std::string::String,
             >,
         }
@@ -3864,7 +4303,9 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn seats<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<::std::option::Option<::std::string::String>>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.seats = value
@@ -3909,12 +4350,17 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
             >,
             move_count: ::std::result::Result<u32, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
             options: ::std::result::Result<super::RuleOptions, ::std::string::String>,
             players: ::std::result::Result<u8, ::std::string::String>,
             position: ::std::result::Result<
                 ::std::string::String,
                 ::std::string::String,
             >,
+            public: ::std::result::Result<bool, ::std::string::String>,
             result: ::std::result::Result<
                 ::std::option::Option<super::GameResult>,
                 ::std::string::String,
@@ -3943,9 +4389,11 @@ of the instance stayed busy for the whole budget.*/
                     ),
                     last_move: Ok(Default::default()),
                     move_count: Err("no value supplied for move_count".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
                     options: Err("no value supplied for options".to_string()),
                     players: Err("no value supplied for players".to_string()),
                     position: Err("no value supplied for position".to_string()),
+                    public: Err("no value supplied for public".to_string()),
                     result: Ok(Default::default()),
                     rules: Err("no value supplied for rules".to_string()),
                     seats: Err("no value supplied for seats".to_string()),
@@ -4038,6 +4486,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
             pub fn options<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<super::RuleOptions>,
@@ -4071,6 +4531,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+            pub fn public<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.public = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for public: {e}")
                     });
                 self
             }
@@ -4160,9 +4632,11 @@ of the instance stayed busy for the whole budget.*/
                     last_event_id: value.last_event_id?,
                     last_move: value.last_move?,
                     move_count: value.move_count?,
+                    open_seats: value.open_seats?,
                     options: value.options?,
                     players: value.players?,
                     position: value.position?,
+                    public: value.public?,
                     result: value.result?,
                     rules: value.rules?,
                     seats: value.seats?,
@@ -4182,9 +4656,11 @@ of the instance stayed busy for the whole budget.*/
                     last_event_id: Ok(value.last_event_id),
                     last_move: Ok(value.last_move),
                     move_count: Ok(value.move_count),
+                    open_seats: Ok(value.open_seats),
                     options: Ok(value.options),
                     players: Ok(value.players),
                     position: Ok(value.position),
+                    public: Ok(value.public),
                     result: Ok(value.result),
                     rules: Ok(value.rules),
                     seats: Ok(value.seats),
@@ -4426,6 +4902,263 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct Invitation {
+            code: ::std::result::Result<::std::string::String, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for Invitation {
+            fn default() -> Self {
+                Self {
+                    code: Err("no value supplied for code".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                }
+            }
+        }
+        impl Invitation {
+            pub fn code<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.code = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Invitation> for super::Invitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Invitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    code: value.code?,
+                    seat: value.seat?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Invitation> for Invitation {
+            fn from(value: super::Invitation) -> Self {
+                Self {
+                    code: Ok(value.code),
+                    seat: Ok(value.seat),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct JoinRequest {
+            code: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            name: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for JoinRequest {
+            fn default() -> Self {
+                Self {
+                    code: Ok(Default::default()),
+                    name: Ok(Default::default()),
+                }
+            }
+        }
+        impl JoinRequest {
+            pub fn code<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.code = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<JoinRequest> for super::JoinRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: JoinRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    code: value.code?,
+                    name: value.name?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::JoinRequest> for JoinRequest {
+            fn from(value: super::JoinRequest) -> Self {
+                Self {
+                    code: Ok(value.code),
+                    name: Ok(value.name),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct JoinedSeat {
+            game: ::std::result::Result<super::GameView, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            token: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for JoinedSeat {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    token: Err("no value supplied for token".to_string()),
+                }
+            }
+        }
+        impl JoinedSeat {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GameView>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn token<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.token = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for token: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<JoinedSeat> for super::JoinedSeat {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: JoinedSeat,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    game: value.game?,
+                    seat: value.seat?,
+                    token: value.token?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::JoinedSeat> for JoinedSeat {
+            fn from(value: super::JoinedSeat) -> Self {
+                Self {
+                    game: Ok(value.game),
+                    seat: Ok(value.seat),
+                    token: Ok(value.token),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LeftSeat {
+            game: ::std::result::Result<super::GameView, ::std::string::String>,
+            invitation: ::std::result::Result<
+                ::std::option::Option<super::Invitation>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for LeftSeat {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                    invitation: Ok(Default::default()),
+                }
+            }
+        }
+        impl LeftSeat {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GameView>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+            pub fn invitation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::Invitation>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.invitation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for invitation: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LeftSeat> for super::LeftSeat {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LeftSeat,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    game: value.game?,
+                    invitation: value.invitation?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LeftSeat> for LeftSeat {
+            fn from(value: super::LeftSeat) -> Self {
+                Self {
+                    game: Ok(value.game),
+                    invitation: Ok(value.invitation),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct LegalMoveView {
             from: ::std::result::Result<::std::string::String, ::std::string::String>,
             notation: ::std::result::Result<
@@ -4635,6 +5368,244 @@ of the instance stayed busy for the whole budget.*/
         impl ::std::convert::From<super::Liveness> for Liveness {
             fn from(value: super::Liveness) -> Self {
                 Self { status: Ok(value.status) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LobbyGame {
+            age_secs: ::std::result::Result<u64, ::std::string::String>,
+            board: ::std::result::Result<super::BoardName, ::std::string::String>,
+            created_at: ::std::result::Result<u64, ::std::string::String>,
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            options: ::std::result::Result<super::RuleOptions, ::std::string::String>,
+            players: ::std::result::Result<u8, ::std::string::String>,
+            seats: ::std::result::Result<
+                ::std::vec::Vec<super::SeatView>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for LobbyGame {
+            fn default() -> Self {
+                Self {
+                    age_secs: Err("no value supplied for age_secs".to_string()),
+                    board: Err("no value supplied for board".to_string()),
+                    created_at: Err("no value supplied for created_at".to_string()),
+                    id: Err("no value supplied for id".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    options: Err("no value supplied for options".to_string()),
+                    players: Err("no value supplied for players".to_string()),
+                    seats: Err("no value supplied for seats".to_string()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl LobbyGame {
+            pub fn age_secs<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.age_secs = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for age_secs: {e}")
+                    });
+                self
+            }
+            pub fn board<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::BoardName>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.board = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for board: {e}")
+                    });
+                self
+            }
+            pub fn created_at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.created_at = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for created_at: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn options<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::RuleOptions>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.options = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for options: {e}")
+                    });
+                self
+            }
+            pub fn players<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.players = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for players: {e}")
+                    });
+                self
+            }
+            pub fn seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::SeatView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seats: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LobbyGame> for super::LobbyGame {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LobbyGame,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    age_secs: value.age_secs?,
+                    board: value.board?,
+                    created_at: value.created_at?,
+                    id: value.id?,
+                    open_seats: value.open_seats?,
+                    options: value.options?,
+                    players: value.players?,
+                    seats: value.seats?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LobbyGame> for LobbyGame {
+            fn from(value: super::LobbyGame) -> Self {
+                Self {
+                    age_secs: Ok(value.age_secs),
+                    board: Ok(value.board),
+                    created_at: Ok(value.created_at),
+                    id: Ok(value.id),
+                    open_seats: Ok(value.open_seats),
+                    options: Ok(value.options),
+                    players: Ok(value.players),
+                    seats: Ok(value.seats),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LobbyPage {
+            games: ::std::result::Result<
+                ::std::vec::Vec<super::LobbyGame>,
+                ::std::string::String,
+            >,
+            next_cursor: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for LobbyPage {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    next_cursor: Ok(Default::default()),
+                }
+            }
+        }
+        impl LobbyPage {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::LobbyGame>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn next_cursor<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.next_cursor = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for next_cursor: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LobbyPage> for super::LobbyPage {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LobbyPage,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    next_cursor: value.next_cursor?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LobbyPage> for LobbyPage {
+            fn from(value: super::LobbyPage) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    next_cursor: Ok(value.next_cursor),
+                }
             }
         }
         #[derive(Clone, Debug)]
@@ -4918,6 +5889,64 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct PlaceCount {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            place: ::std::result::Result<u8, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlaceCount {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    place: Err("no value supplied for place".to_string()),
+                }
+            }
+        }
+        impl PlaceCount {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn place<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.place = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for place: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlaceCount> for super::PlaceCount {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlaceCount,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    place: value.place?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlaceCount> for PlaceCount {
+            fn from(value: super::PlaceCount) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    place: Ok(value.place),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct PlaceView {
             place: ::std::result::Result<
                 ::std::option::Option<u8>,
@@ -5112,6 +6141,99 @@ of the instance stayed busy for the whole budget.*/
                     path: Ok(value.path),
                     to: Ok(value.to),
                     version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlayerStats {
+            games: ::std::result::Result<u64, ::std::string::String>,
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            places: ::std::result::Result<
+                ::std::vec::Vec<super::PlaceCount>,
+                ::std::string::String,
+            >,
+            wins: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlayerStats {
+            fn default() -> Self {
+                Self {
+                    games: Err("no value supplied for games".to_string()),
+                    name: Err("no value supplied for name".to_string()),
+                    places: Err("no value supplied for places".to_string()),
+                    wins: Err("no value supplied for wins".to_string()),
+                }
+            }
+        }
+        impl PlayerStats {
+            pub fn games<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for games: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn places<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::PlaceCount>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.places = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for places: {e}")
+                    });
+                self
+            }
+            pub fn wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for wins: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlayerStats> for super::PlayerStats {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlayerStats,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    games: value.games?,
+                    name: value.name?,
+                    places: value.places?,
+                    wins: value.wins?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlayerStats> for PlayerStats {
+            fn from(value: super::PlayerStats) -> Self {
+                Self {
+                    games: Ok(value.games),
+                    name: Ok(value.name),
+                    places: Ok(value.places),
+                    wins: Ok(value.wins),
                 }
             }
         }
@@ -6469,6 +7591,195 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct SeatJoinedEvent {
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatJoinedEvent {
+            fn default() -> Self {
+                Self {
+                    name: Err("no value supplied for name".to_string()),
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    to_move: Ok(Default::default()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl SeatJoinedEvent {
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatJoinedEvent> for super::SeatJoinedEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatJoinedEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    name: value.name?,
+                    open_seats: value.open_seats?,
+                    seat: value.seat?,
+                    to_move: value.to_move?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatJoinedEvent> for SeatJoinedEvent {
+            fn from(value: super::SeatJoinedEvent) -> Self {
+                Self {
+                    name: Ok(value.name),
+                    open_seats: Ok(value.open_seats),
+                    seat: Ok(value.seat),
+                    to_move: Ok(value.to_move),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SeatLeftEvent {
+            open_seats: ::std::result::Result<
+                ::std::vec::Vec<u8>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            version: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for SeatLeftEvent {
+            fn default() -> Self {
+                Self {
+                    open_seats: Err("no value supplied for open_seats".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl SeatLeftEvent {
+            pub fn open_seats<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_seats = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_seats: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SeatLeftEvent> for super::SeatLeftEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SeatLeftEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    open_seats: value.open_seats?,
+                    seat: value.seat?,
+                    version: value.version?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SeatLeftEvent> for SeatLeftEvent {
+            fn from(value: super::SeatLeftEvent) -> Self {
+                Self {
+                    open_seats: Ok(value.open_seats),
+                    seat: Ok(value.seat),
+                    version: Ok(value.version),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct SeatRequest {
             kind: ::std::result::Result<
                 ::std::option::Option<super::SeatKind>,
@@ -6725,6 +8036,252 @@ of the instance stayed busy for the whole budget.*/
                     partner: Ok(value.partner),
                     seat: Ok(value.seat),
                 }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct StatsGroup {
+            ai_levels: ::std::result::Result<
+                ::std::vec::Vec<super::AiLevelStats>,
+                ::std::string::String,
+            >,
+            average_plies: ::std::result::Result<f64, ::std::string::String>,
+            board: ::std::result::Result<super::BoardName, ::std::string::String>,
+            draws: ::std::result::Result<
+                ::std::vec::Vec<super::DrawCount>,
+                ::std::string::String,
+            >,
+            games_finished: ::std::result::Result<u64, ::std::string::String>,
+            median_plies: ::std::result::Result<u32, ::std::string::String>,
+            players: ::std::result::Result<u8, ::std::string::String>,
+            rules: ::std::result::Result<::std::string::String, ::std::string::String>,
+            shared_wins: ::std::result::Result<u64, ::std::string::String>,
+            wins_by_turn_order: ::std::result::Result<
+                ::std::vec::Vec<u64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for StatsGroup {
+            fn default() -> Self {
+                Self {
+                    ai_levels: Err("no value supplied for ai_levels".to_string()),
+                    average_plies: Err(
+                        "no value supplied for average_plies".to_string(),
+                    ),
+                    board: Err("no value supplied for board".to_string()),
+                    draws: Err("no value supplied for draws".to_string()),
+                    games_finished: Err(
+                        "no value supplied for games_finished".to_string(),
+                    ),
+                    median_plies: Err("no value supplied for median_plies".to_string()),
+                    players: Err("no value supplied for players".to_string()),
+                    rules: Err("no value supplied for rules".to_string()),
+                    shared_wins: Err("no value supplied for shared_wins".to_string()),
+                    wins_by_turn_order: Err(
+                        "no value supplied for wins_by_turn_order".to_string(),
+                    ),
+                }
+            }
+        }
+        impl StatsGroup {
+            pub fn ai_levels<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::AiLevelStats>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.ai_levels = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for ai_levels: {e}")
+                    });
+                self
+            }
+            pub fn average_plies<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.average_plies = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for average_plies: {e}")
+                    });
+                self
+            }
+            pub fn board<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::BoardName>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.board = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for board: {e}")
+                    });
+                self
+            }
+            pub fn draws<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::DrawCount>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.draws = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for draws: {e}")
+                    });
+                self
+            }
+            pub fn games_finished<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.games_finished = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for games_finished: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn median_plies<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.median_plies = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for median_plies: {e}")
+                    });
+                self
+            }
+            pub fn players<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.players = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for players: {e}")
+                    });
+                self
+            }
+            pub fn rules<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.rules = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for rules: {e}")
+                    });
+                self
+            }
+            pub fn shared_wins<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.shared_wins = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for shared_wins: {e}")
+                    });
+                self
+            }
+            pub fn wins_by_turn_order<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<u64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.wins_by_turn_order = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for wins_by_turn_order: {e}"
+                        )
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<StatsGroup> for super::StatsGroup {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: StatsGroup,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    ai_levels: value.ai_levels?,
+                    average_plies: value.average_plies?,
+                    board: value.board?,
+                    draws: value.draws?,
+                    games_finished: value.games_finished?,
+                    median_plies: value.median_plies?,
+                    players: value.players?,
+                    rules: value.rules?,
+                    shared_wins: value.shared_wins?,
+                    wins_by_turn_order: value.wins_by_turn_order?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::StatsGroup> for StatsGroup {
+            fn from(value: super::StatsGroup) -> Self {
+                Self {
+                    ai_levels: Ok(value.ai_levels),
+                    average_plies: Ok(value.average_plies),
+                    board: Ok(value.board),
+                    draws: Ok(value.draws),
+                    games_finished: Ok(value.games_finished),
+                    median_plies: Ok(value.median_plies),
+                    players: Ok(value.players),
+                    rules: Ok(value.rules),
+                    shared_wins: Ok(value.shared_wins),
+                    wins_by_turn_order: Ok(value.wins_by_turn_order),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct StatsView {
+            groups: ::std::result::Result<
+                ::std::vec::Vec<super::StatsGroup>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for StatsView {
+            fn default() -> Self {
+                Self {
+                    groups: Err("no value supplied for groups".to_string()),
+                }
+            }
+        }
+        impl StatsView {
+            pub fn groups<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::StatsGroup>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.groups = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for groups: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<StatsView> for super::StatsView {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: StatsView,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { groups: value.groups? })
+            }
+        }
+        impl ::std::convert::From<super::StatsView> for StatsView {
+            fn from(value: super::StatsView) -> Self {
+                Self { groups: Ok(value.groups) }
             }
         }
         #[derive(Clone, Debug)]
@@ -7366,6 +8923,26 @@ let response = client.get_game()
     pub fn get_game(&self) -> builder::GetGame<'_> {
         builder::GetGame::new(self)
     }
+    /**Cancels a game that waits for players: it is removed, with its lobby entry; its event
+streams end with a `gone` event. Host token only
+
+Sends a `DELETE` request to `/v1/games/{id}`
+
+Arguments:
+- `id`: The game's id.
+- `authorization`: `Bearer <token>`: the host token.
+- `if_match`: The version the cancellation is based on (optional: without it, the game is cancelled at whatever version it has while it waits).
+```ignore
+let response = client.cancel_game()
+    .id(id)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn cancel_game(&self) -> builder::CancelGame<'_> {
+        builder::CancelGame::new(self)
+    }
     /**Lets the AI seats move while one of them is to move (games where the AI plays every seat
 advance one round per call). Host token only
 
@@ -7541,6 +9118,73 @@ let response = client.hand_to_ai()
     pub fn hand_to_ai(&self) -> builder::HandToAi<'_> {
         builder::HandToAi::new(self)
     }
+    /**A new invitation code for an open seat (host token): the seat's earlier code stops
+working. For a lost link, or a seat reopened by a player who left
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/invitation`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the host token.
+- `if_match`: The version the change is based on (optional).
+```ignore
+let response = client.new_invitation()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn new_invitation(&self) -> builder::NewInvitation<'_> {
+        builder::NewInvitation::new(self)
+    }
+    /**Joins an open seat with its invitation code (any open seat of a public game, without
+one), and receives the seat's token. A code works once. Taking the last open seat starts
+the game: AI seats that are to move first move before the answer. No token needed
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/join`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `if_match`: The version the join is based on (optional: without it, the seat is joined at whatever version the waiting game has).
+- `body`
+```ignore
+let response = client.join_seat()
+    .id(id)
+    .seat(seat)
+    .if_match(if_match)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn join_seat(&self) -> builder::JoinSeat<'_> {
+        builder::JoinSeat::new(self)
+    }
+    /**A player who joined leaves the waiting game (with the seat's token, or the host's): the
+seat is open again, with a new invitation code, which only the host's call receives
+
+Sends a `POST` request to `/v1/games/{id}/seats/{seat}/leave`
+
+Arguments:
+- `id`: The game's id.
+- `seat`: The seat, from 0 in turn order.
+- `authorization`: `Bearer <token>`: the seat's token, or the host token.
+- `if_match`: The version the change is based on (optional).
+```ignore
+let response = client.leave_seat()
+    .id(id)
+    .seat(seat)
+    .authorization(authorization)
+    .if_match(if_match)
+    .send()
+    .await;
+```*/
+    pub fn leave_seat(&self) -> builder::LeaveSeat<'_> {
+        builder::LeaveSeat::new(self)
+    }
     /**A seat resigns: it is out of the game, ranked behind everyone still playing (standing
 `resigned`), and its pieces stay on the board as obstacles that may still be jumped. The
 game goes on for the others; with two players (or two teams) the other side wins. The AI
@@ -7586,6 +9230,29 @@ let response = client.suggest_move()
     pub fn suggest_move(&self) -> builder::SuggestMove<'_> {
         builder::SuggestMove::new(self)
     }
+    /**Lists the public games that wait for players, newest first, with their board, players,
+rule options, seats (open ones to join) and age. A waiting game nobody completes expires
+after the service's waiting time (an hour by default) without a join or leave
+
+Sends a `GET` request to `/v1/lobby`
+
+Arguments:
+- `board`: Only games on this board.
+- `cursor`: Where the page starts: `next_cursor` of the page before.
+- `limit`: Games per page, 1 to 100 (default 20).
+- `players`: Only games for this many players.
+```ignore
+let response = client.list_lobby()
+    .board(board)
+    .cursor(cursor)
+    .limit(limit)
+    .players(players)
+    .send()
+    .await;
+```*/
+    pub fn list_lobby(&self) -> builder::ListLobby<'_> {
+        builder::ListLobby::new(self)
+    }
     /**Every rule option, with the boards it applies to and its default
 
 Sends a `GET` request to `/v1/rules/options`
@@ -7597,6 +9264,38 @@ let response = client.list_rule_options()
 ```*/
     pub fn list_rule_options(&self) -> builder::ListRuleOptions<'_> {
         builder::ListRuleOptions::new(self)
+    }
+    /**Statistics of the games finished on this service, per board, player count and rule set:
+games finished, wins by turn order (the first-move advantage), draws by reason, the AI's
+levels against humans, and game lengths. Each finished game counts once, in the same
+atomic write as its last move; shared by every instance of one store
+
+Sends a `GET` request to `/v1/stats`
+
+```ignore
+let response = client.game_stats()
+    .send()
+    .await;
+```*/
+    pub fn game_stats(&self) -> builder::GameStats<'_> {
+        builder::GameStats::new(self)
+    }
+    /**The finished games played under a name that joined seats through invitations: games,
+wins and places. Names are not accounts: anyone may join under any name. A name never
+seen has no games
+
+Sends a `GET` request to `/v1/stats/players/{name}`
+
+Arguments:
+- `name`: The name, as joined (1 to 64 characters).
+```ignore
+let response = client.player_stats()
+    .name(name)
+    .send()
+    .await;
+```*/
+    pub fn player_stats(&self) -> builder::PlayerStats<'_> {
+        builder::PlayerStats::new(self)
     }
 }
 /// Types for composing operation parameters.
@@ -8342,6 +10041,120 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::cancel_game`]
+
+[`Client::cancel_game`]: super::Client::cancel_game*/
+    #[derive(Debug, Clone)]
+    pub struct CancelGame<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> CancelGame<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `DELETE` request to `/v1/games/{id}`
+        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::Problem>> {
+            let Self { client, id, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}", client.baseurl, encode_path(& id.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .delete(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "cancel_game",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                204u16 => Ok(ResponseValue::empty(response)),
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(
@@ -9338,6 +11151,405 @@ pub mod builder {
             }
         }
     }
+    /**Builder for [`Client::new_invitation`]
+
+[`Client::new_invitation`]: super::Client::new_invitation*/
+    #[derive(Debug, Clone)]
+    pub struct NewInvitation<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> NewInvitation<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/invitation`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::Invitation>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/invitation", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "new_invitation",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::join_seat`]
+
+[`Client::join_seat`]: super::Client::join_seat*/
+    #[derive(Debug, Clone)]
+    pub struct JoinSeat<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+        body: Result<types::builder::JoinRequest, String>,
+    }
+    impl<'a> JoinSeat<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                if_match: Ok(None),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::JoinRequest>,
+            <V as std::convert::TryInto<types::JoinRequest>>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!("conversion to `JoinRequest` for body failed: {}", s)
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::JoinRequest,
+            ) -> types::builder::JoinRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/join`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::JoinedSeat>, Error<types::Problem>> {
+            let Self { client, id, seat, if_match, body } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| types::JoinRequest::try_from(v).map_err(|e| e.to_string()))
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/join", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "join_seat",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::leave_seat`]
+
+[`Client::leave_seat`]: super::Client::leave_seat*/
+    #[derive(Debug, Clone)]
+    pub struct LeaveSeat<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        seat: Result<u8, String>,
+        authorization: Result<::std::string::String, String>,
+        if_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> LeaveSeat<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                seat: Err("seat was not initialized".to_string()),
+                authorization: Err("authorization was not initialized".to_string()),
+                if_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn seat<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.seat = value
+                .try_into()
+                .map_err(|_| "conversion to `u8` for seat failed".to_string());
+            self
+        }
+        pub fn authorization<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.authorization = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for authorization failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn if_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/v1/games/{id}/seats/{seat}/leave`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::LeftSeat>, Error<types::Problem>> {
+            let Self { client, id, seat, authorization, if_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let seat = seat.map_err(Error::InvalidRequest)?;
+            let authorization = authorization.map_err(Error::InvalidRequest)?;
+            let if_match = if_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/seats/{}/leave", client.baseurl, encode_path(& id
+                .to_string()), encode_path(& seat.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            header_map.append("Authorization", authorization.to_string().try_into()?);
+            if let Some(value) = if_match {
+                header_map.append("If-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "leave_seat",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
     /**Builder for [`Client::resign`]
 
 [`Client::resign`]: super::Client::resign*/
@@ -9609,6 +11821,132 @@ pub mod builder {
             }
         }
     }
+    /**Builder for [`Client::list_lobby`]
+
+[`Client::list_lobby`]: super::Client::list_lobby*/
+    #[derive(Debug, Clone)]
+    pub struct ListLobby<'a> {
+        client: &'a super::Client,
+        board: Result<Option<types::BoardName>, String>,
+        cursor: Result<Option<::std::string::String>, String>,
+        limit: Result<Option<::std::num::NonZeroU64>, String>,
+        players: Result<Option<u8>, String>,
+    }
+    impl<'a> ListLobby<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                board: Ok(None),
+                cursor: Ok(None),
+                limit: Ok(None),
+                players: Ok(None),
+            }
+        }
+        pub fn board<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::BoardName>,
+        {
+            self.board = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `BoardName` for board failed".to_string());
+            self
+        }
+        pub fn cursor<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.cursor = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for cursor failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::num::NonZeroU64>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: num :: NonZeroU64` for limit failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn players<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.players = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u8` for players failed".to_string());
+            self
+        }
+        ///Sends a `GET` request to `/v1/lobby`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::LobbyPage>, Error<types::Problem>> {
+            let Self { client, board, cursor, limit, players } = self;
+            let board = board.map_err(Error::InvalidRequest)?;
+            let cursor = cursor.map_err(Error::InvalidRequest)?;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let players = players.map_err(Error::InvalidRequest)?;
+            let url = format!("{}/v1/lobby", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .query(&progenitor_client::QueryParam::new("board", &board))
+                .query(&progenitor_client::QueryParam::new("cursor", &cursor))
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("players", &players))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "list_lobby",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
     /**Builder for [`Client::list_rule_options`]
 
 [`Client::list_rule_options`]: super::Client::list_rule_options*/
@@ -9653,6 +11991,143 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::game_stats`]
+
+[`Client::game_stats`]: super::Client::game_stats*/
+    #[derive(Debug, Clone)]
+    pub struct GameStats<'a> {
+        client: &'a super::Client,
+    }
+    impl<'a> GameStats<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self { client: client }
+        }
+        ///Sends a `GET` request to `/v1/stats`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::StatsView>, Error<types::Problem>> {
+            let Self { client } = self;
+            let url = format!("{}/v1/stats", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "game_stats",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::player_stats`]
+
+[`Client::player_stats`]: super::Client::player_stats*/
+    #[derive(Debug, Clone)]
+    pub struct PlayerStats<'a> {
+        client: &'a super::Client,
+        name: Result<::std::string::String, String>,
+    }
+    impl<'a> PlayerStats<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                name: Err("name was not initialized".to_string()),
+            }
+        }
+        pub fn name<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.name = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for name failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/v1/stats/players/{name}`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::PlayerStats>, Error<types::Problem>> {
+            let Self { client, name } = self;
+            let name = name.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/stats/players/{}", client.baseurl, encode_path(& name
+                .to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "player_stats",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -26,7 +26,9 @@ use crate::{Client, ClientInfo as _, Error, HalmaError, ResponseValue};
 /// let (mut session, tokens) = GameSession::create(&client, request.try_into()?).await?;
 /// assert_eq!(session.version(), 1);
 /// // Hand the second seat's token to the other player; this session moves with the host's.
-/// println!("seat 1 joins game {} with token {}", session.id(), tokens.seats[1]);
+/// if let Some(token) = tokens.seat(1) {
+///     println!("seat 1 joins game {} with token {token}", session.id());
+/// }
 ///
 /// let moves = session.legal_moves().await?;
 /// let first = &moves.moves[0];
@@ -85,6 +87,115 @@ impl GameSession {
     ) -> Result<(Self, types::GameTokens), HalmaError> {
         let answer = client.create_game().body(request).send().await?;
         Ok(Self::from_created(client, answer))
+    }
+
+    /// Creates a game that may have open seats (`kind: open`): as [`GameSession::create`],
+    /// and also the invitations, one per open seat, to pass to the people invited (each
+    /// joins with [`GameSession::join_seat`]).
+    ///
+    /// # Errors
+    /// As [`GameSession::create`].
+    pub async fn create_with_invitations(
+        client: &Client,
+        request: types::CreateGameRequest,
+    ) -> Result<(Self, types::GameTokens, Vec<types::Invitation>), HalmaError> {
+        let answer = client.create_game().body(request).send().await?;
+        let version = etag_version(answer.headers());
+        let created = answer.into_inner();
+        let session = Self::new(client, created.game, created.tokens.host.clone());
+        Ok((
+            session.at_version(version),
+            created.tokens,
+            created.invitations,
+        ))
+    }
+
+    /// Takes the open seat `seat` of a waiting game with its invitation `code` (none needed
+    /// in a public game) under `name`; the session acts with the seat's new token. Taking the
+    /// last open seat starts the game.
+    ///
+    /// # Errors
+    /// 403 `invalid_invitation`, 409 `seat_taken` or `game_not_waiting`, 400 for a bad name
+    /// or a missing code, 404 `game_not_found`, and the failures every request may have.
+    pub async fn join_seat(
+        client: &Client,
+        game_id: &str,
+        seat: u8,
+        code: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<Self, HalmaError> {
+        let body = types::JoinRequest {
+            code: code.map(str::to_owned),
+            name: name.map(str::to_owned),
+        };
+        let answer = client
+            .join_seat()
+            .id(game_id)
+            .seat(seat)
+            .body(body)
+            .send()
+            .await?;
+        let version = etag_version(answer.headers());
+        let joined = answer.into_inner();
+        Ok(Self::new(client, joined.game, joined.token).at_version(version))
+    }
+
+    /// The player of seat `seat` leaves the waiting game (the session's token must be the
+    /// seat's or the host's); the seat is open again. With the host token, returns the seat's
+    /// new invitation.
+    ///
+    /// # Errors
+    /// 409 `game_not_waiting` or `seat_not_joined`, 403 `invalid_token`, and the failures
+    /// every request may have.
+    pub async fn leave(&mut self, seat: u8) -> Result<Option<types::Invitation>, HalmaError> {
+        let answer = self
+            .client
+            .leave_seat()
+            .id(self.id())
+            .seat(seat)
+            .authorization(bearer(&self.token))
+            .send()
+            .await?;
+        let version = etag_version(answer.headers());
+        let left = answer.into_inner();
+        self.game = left.game;
+        self.version = version.unwrap_or(self.game.version);
+        Ok(left.invitation)
+    }
+
+    /// A new invitation for the open seat `seat` (host token); its earlier code stops
+    /// working.
+    ///
+    /// # Errors
+    /// 409 `game_not_waiting` or `seat_taken`, 403 `invalid_token`, and the failures every
+    /// request may have.
+    pub async fn new_invitation(&mut self, seat: u8) -> Result<types::Invitation, HalmaError> {
+        let answer = self
+            .client
+            .new_invitation()
+            .id(self.id())
+            .seat(seat)
+            .authorization(bearer(&self.token))
+            .send()
+            .await?;
+        if let Some(version) = etag_version(answer.headers()) {
+            self.version = version;
+        }
+        Ok(answer.into_inner())
+    }
+
+    /// Cancels the waiting game (host token): it is removed.
+    ///
+    /// # Errors
+    /// 409 `game_not_waiting`, 403 `invalid_token`, and the failures every request may have.
+    pub async fn cancel(self) -> Result<(), HalmaError> {
+        self.client
+            .cancel_game()
+            .id(self.id())
+            .authorization(bearer(&self.token))
+            .send()
+            .await?;
+        Ok(())
     }
 
     /// Joins a game with `token` (a seat's or the host's), reading its current state.
@@ -452,5 +563,14 @@ impl GameSession {
         self.game = outcome.game;
         self.version = version.unwrap_or(self.game.version);
         outcome.played
+    }
+}
+
+impl types::GameTokens {
+    /// The token of seat `seat`: `None` for an open seat (its token goes to whoever joins)
+    /// and for a seat the game does not have.
+    #[must_use]
+    pub fn seat(&self, seat: u8) -> Option<&str> {
+        self.seats.get(usize::from(seat))?.as_deref()
     }
 }

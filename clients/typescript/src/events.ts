@@ -14,12 +14,18 @@ import type {
   MoveEvent,
   ResignedEvent,
   ResultEvent,
+  SeatJoinedEvent,
+  SeatLeftEvent,
 } from "./generated.js";
 
 /** One event of a game's stream, with its id. */
 export type GameEvent =
   /** The whole game: the first event of a stream that does not resume. */
   | { readonly id: number; readonly kind: "game"; readonly data: GameView }
+  /** Someone took an open seat of the waiting game (the last one starts it). */
+  | { readonly id: number; readonly kind: "seat_joined"; readonly data: SeatJoinedEvent }
+  /** A player left the waiting game; the seat is open again. */
+  | { readonly id: number; readonly kind: "seat_left"; readonly data: SeatLeftEvent }
   /** A move, and whose turn it is after it. */
   | { readonly id: number; readonly kind: "move"; readonly data: MoveEvent }
   /** A resignation, and whose turn it is after it. */
@@ -28,7 +34,7 @@ export type GameEvent =
   | { readonly id: number; readonly kind: "handed_to_ai"; readonly data: HandoverEvent }
   /** The result: the last event. */
   | { readonly id: number; readonly kind: "result"; readonly data: ResultEvent }
-  /** The game no longer exists (it expired): the last event. */
+  /** The game no longer exists (it expired, or was cancelled while waiting): the last event. */
   | { readonly id: number; readonly kind: "gone" };
 
 /** Options of {@link followEvents}. */
@@ -192,7 +198,16 @@ export async function* parseEventStream(
 
 /** A raw event as a typed one; `undefined` for kinds this client does not know. */
 function decode(raw: RawEvent): GameEvent | undefined {
-  const kinds = ["game", "move", "resigned", "handed_to_ai", "result", "gone"] as const;
+  const kinds = [
+    "game",
+    "seat_joined",
+    "seat_left",
+    "move",
+    "resigned",
+    "handed_to_ai",
+    "result",
+    "gone",
+  ] as const;
   const kind = kinds.find((k) => k === raw.event);
   if (kind === undefined) {
     return undefined;

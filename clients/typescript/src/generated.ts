@@ -106,7 +106,11 @@ export interface paths {
         get: operations["get_game"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancels a game that waits for players: it is removed, with its lobby entry; its event
+         *     streams end with a `gone` event. Host token only.
+         */
+        delete: operations["cancel_game"];
         options?: never;
         head?: never;
         patch?: never;
@@ -234,6 +238,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new invitation code for an open seat (host token): the seat's earlier code stops
+         *     working. For a lost link, or a seat reopened by a player who left.
+         */
+        post: operations["new_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Joins an open seat with its invitation code (any open seat of a public game, without
+         *     one), and receives the seat's token. A code works once. Taking the last open seat starts
+         *     the game: AI seats that are to move first move before the answer. No token needed.
+         */
+        post: operations["join_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player who joined leaves the waiting game (with the seat's token, or the host's): the
+         *     seat is open again, with a new invitation code, which only the host's call receives.
+         */
+        post: operations["leave_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/seats/{seat}/resign": {
         parameters: {
             query?: never;
@@ -273,6 +338,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lobby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the public games that wait for players, newest first, with their board, players,
+         *     rule options, seats (open ones to join) and age. A waiting game nobody completes expires
+         *     after the service's waiting time (an hour by default) without a join or leave.
+         */
+        get: operations["list_lobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules/options": {
         parameters: {
             query?: never;
@@ -290,10 +376,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of the games finished on this service, per board, player count and rule set:
+         *     games finished, wins by turn order (the first-move advantage), draws by reason, the AI's
+         *     levels against humans, and game lengths. Each finished game counts once, in the same
+         *     atomic write as its last move; shared by every instance of one store.
+         */
+        get: operations["game_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finished games played under a name that joined seats through invitations: games,
+         *     wins and places. Names are not accounts: anyone may join under any name. A name never
+         *     seen has no games.
+         */
+        get: operations["player_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The AI at one level against humans. */
+        AiLevelStats: {
+            /**
+             * Format: u-int64
+             * @description Games an AI seat of this level played with humans at the table.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The level.
+             */
+            level: number;
+            /**
+             * Format: u-int64
+             * @description Of those, the games it won.
+             */
+            wins: number;
+        };
         /**
          * @description Body of `POST /v1/games/{id}/ai-turns` and of a resignation: the version the request is
          *     based on, when no `If-Match` header is sent.
@@ -443,6 +590,11 @@ export interface components {
              */
             players: number;
             /**
+             * @description List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
+             *     then join its open seats without a code. Only for games with an open seat.
+             */
+            public?: boolean;
+            /**
              * @description The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
              *     one entry per player.
              */
@@ -450,10 +602,22 @@ export interface components {
         };
         /** @description A game just created. */
         CreatedGame: {
-            /** @description The game (AI seats that move first have already moved). */
+            /** @description The game (AI seats that move first have already moved, unless it waits for players). */
             game: components["schemas"]["GameView"];
+            /** @description One invitation per open seat, in seat order. */
+            invitations: components["schemas"]["Invitation"][];
             /** @description The secret tokens. */
             tokens: components["schemas"]["GameTokens"];
+        };
+        /** @description Draws of one reason. */
+        DrawCount: {
+            /**
+             * Format: u-int64
+             * @description How many.
+             */
+            games: number;
+            /** @description Why the games were drawn. */
+            reason: components["schemas"]["DrawReason"];
         };
         /**
          * @description Why a game ended in a draw.
@@ -515,13 +679,16 @@ export interface components {
          * @description Whether a game goes on.
          * @enum {string}
          */
-        GameStatus: "ongoing" | "finished";
+        GameStatus: "waiting" | "ongoing" | "finished";
         /** @description The secret tokens of a new game. They are shown once and stored only as hashes. */
         GameTokens: {
             /** @description May move for every seat (hot-seat play) and start rematches. */
             host: string;
-            /** @description One token per seat, in seat order: each moves only for its seat. */
-            seats: string[];
+            /**
+             * @description One token per seat, in seat order: each moves only for its seat. Open seats have
+             *     none (`null`): their token goes to whoever joins.
+             */
+            seats: (string | null)[];
         };
         /** @description A game as the service shows it. */
         GameView: {
@@ -549,6 +716,8 @@ export interface components {
              * @description Moves played.
              */
             move_count: number;
+            /** @description The open seats (while the game waits for players). */
+            open_seats: number[];
             /** @description The options the game was created with. */
             options: components["schemas"]["RuleOptions"];
             /**
@@ -558,16 +727,18 @@ export interface components {
             players: number;
             /** @description The position in the notation (see the rules crate's `notation` module). */
             position: string;
+            /** @description Listed in the lobby while it waits for players. */
+            public: boolean;
             result?: components["schemas"]["GameResult"] | null;
             /** @description The rules in force (every default filled in). */
             rules: components["schemas"]["RulesInForce"];
             /** @description The seats. */
             seats: components["schemas"]["SeatView"][];
-            /** @description Ongoing or finished. */
+            /** @description Waiting for players, ongoing or finished. */
             status: components["schemas"]["GameStatus"];
             /**
              * Format: u-int8
-             * @description The seat to move; absent once the game is over.
+             * @description The seat to move; absent while the game waits for players and once it is over.
              */
             to_move?: number | null;
             /**
@@ -633,6 +804,50 @@ export interface components {
              */
             seat: number;
         };
+        /**
+         * @description The invitation to an open seat: the code that lets one person join it. Shown once and
+         *     stored only as a hash; it works once.
+         */
+        Invitation: {
+            /** @description The secret code, for `POST /v1/games/{id}/seats/{seat}/join`. */
+            code: string;
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+        };
+        /** @description Joining an open seat. */
+        JoinRequest: {
+            /**
+             * @description The seat's invitation code; may be left out for a public game.
+             * @default null
+             */
+            code?: string | null;
+            /**
+             * @description The name to play under (1 to 64 characters; default `Player N`).
+             * @default null
+             */
+            name?: string | null;
+        };
+        /** @description A seat just joined. */
+        JoinedSeat: {
+            /** @description The game after the join (started, when it took the last open seat). */
+            game: components["schemas"]["GameView"];
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+            /** @description The seat's secret token (shown only here): it moves for this seat. */
+            token: string;
+        };
+        /** @description A seat given up in a waiting game. */
+        LeftSeat: {
+            /** @description The game after it: the seat is open again. */
+            game: components["schemas"]["GameView"];
+            invitation?: components["schemas"]["Invitation"] | null;
+        };
         /** @description One legal move with a shortest path. */
         LegalMoveView: {
             /** @description Start cell. */
@@ -666,6 +881,46 @@ export interface components {
              * @example ok
              */
             status: string;
+        };
+        /** @description A game waiting for players, as the lobby lists it. */
+        LobbyGame: {
+            /**
+             * Format: u-int64
+             * @description Seconds since creation.
+             */
+            age_secs: number;
+            /** @description The board. */
+            board: components["schemas"]["BoardName"];
+            /**
+             * Format: u-int64
+             * @description Creation time, seconds since the Unix epoch.
+             */
+            created_at: number;
+            /** @description The game's id. */
+            id: string;
+            /** @description The seats anyone may join. */
+            open_seats: number[];
+            /** @description The options the game was created with. */
+            options: components["schemas"]["RuleOptions"];
+            /**
+             * Format: u-int8
+             * @description Number of players.
+             */
+            players: number;
+            /** @description The seats (open ones with kind `open`). */
+            seats: components["schemas"]["SeatView"][];
+            /**
+             * Format: u-int64
+             * @description The game's version.
+             */
+            version: number;
+        };
+        /** @description A page of the lobby: public games waiting for players, newest first. */
+        LobbyPage: {
+            /** @description The games. */
+            games: components["schemas"]["LobbyGame"][];
+            /** @description Pass as `cursor` for the next page; absent on the last page. */
+            next_cursor?: string | null;
         };
         /** @description The data of a `move` event: one move of the record, and whose turn it is after it. */
         MoveEvent: {
@@ -715,6 +970,19 @@ export interface components {
             /** @description End cell. */
             to: string;
         };
+        /** @description Games that ended at one place. */
+        PlaceCount: {
+            /**
+             * Format: u-int64
+             * @description How many games.
+             */
+            games: number;
+            /**
+             * Format: u-int8
+             * @description The place.
+             */
+            place: number;
+        };
         /** @description One place of the final ranking. */
         PlaceView: {
             /**
@@ -761,6 +1029,26 @@ export interface components {
             version?: number | null;
         };
         /**
+         * @description The record of a name that joined games through invitations. Names are not accounts:
+         *     anyone may join under any name, and every game played under it counts here.
+         */
+        PlayerStats: {
+            /**
+             * Format: u-int64
+             * @description Finished games played under it.
+             */
+            games: number;
+            /** @description The name. */
+            name: string;
+            /** @description Games by place reached (1 for first). */
+            places: components["schemas"]["PlaceCount"][];
+            /**
+             * Format: u-int64
+             * @description Of those, the games won.
+             */
+            wins: number;
+        };
+        /**
          * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
          *     `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
          *     `reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
@@ -805,7 +1093,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "too_many_streams" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "game_waiting" | "game_not_waiting" | "seat_taken" | "seat_not_joined" | "invalid_invitation" | "too_many_streams" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
@@ -1036,15 +1324,55 @@ export interface components {
             /** @description Teams (`teams`). */
             teams: boolean;
         };
+        /** @description The data of a `seat_joined` event: someone took an open seat. */
+        SeatJoinedEvent: {
+            /** @description The name the player joined with. */
+            name: string;
+            /** @description The seats still open after it; when none is, the game has started. */
+            open_seats: number[];
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+            /**
+             * Format: u-int8
+             * @description The seat to move, once this join started the game.
+             */
+            to_move?: number | null;
+            /**
+             * Format: u-int64
+             * @description The version that stored the change.
+             */
+            version: number;
+        };
         /**
          * @description Who plays a seat.
          * @enum {string}
          */
-        SeatKind: "human" | "ai";
+        SeatKind: "human" | "ai" | "open";
+        /**
+         * @description The data of a `seat_left` event: a player who had joined left the waiting game; the seat is
+         *     open again.
+         */
+        SeatLeftEvent: {
+            /** @description The seats open after it. */
+            open_seats: number[];
+            /**
+             * Format: u-int8
+             * @description The seat.
+             */
+            seat: number;
+            /**
+             * Format: u-int64
+             * @description The version that stored the change.
+             */
+            version: number;
+        };
         /** @description One seat of a new game. */
         SeatRequest: {
             /**
-             * @description Human (default) or AI.
+             * @description Human (default), AI, or open (someone joins it later).
              * @default human
              */
             kind?: components["schemas"]["SeatKind"];
@@ -1055,7 +1383,8 @@ export interface components {
              */
             level?: number | null;
             /**
-             * @description Display name (at most 64 characters; default `Player N`, or `AI level L`).
+             * @description Display name (at most 64 characters; default `Player N`, or `AI level L`); not for
+             *     open seats, whose player gives a name on joining.
              * @default null
              */
             name?: string | null;
@@ -1068,7 +1397,7 @@ export interface components {
             eliminated: boolean;
             /** @description The seat has filled its goal(s). */
             finished: boolean;
-            /** @description Human or AI. */
+            /** @description Human, AI, or open (nobody has joined it yet). */
             kind: components["schemas"]["SeatKind"];
             /**
              * Format: u-int8
@@ -1098,6 +1427,52 @@ export interface components {
          * @enum {string}
          */
         Standing: "finished" | "last" | "left_home_too_late" | "resigned" | "drawn" | "unplaced";
+        /** @description The finished games of one board, player count and rule set. */
+        StatsGroup: {
+            /** @description AI seats in games with at least one human seat, by level: games and wins. */
+            ai_levels: components["schemas"]["AiLevelStats"][];
+            /**
+             * Format: double
+             * @description Mean game length in plies.
+             */
+            average_plies: number;
+            /** @description The board. */
+            board: components["schemas"]["BoardName"];
+            /** @description Draws by reason. */
+            draws: components["schemas"]["DrawCount"][];
+            /**
+             * Format: u-int64
+             * @description Games finished.
+             */
+            games_finished: number;
+            /**
+             * Format: u-int32
+             * @description Median game length in plies.
+             */
+            median_plies: number;
+            /**
+             * Format: u-int8
+             * @description Number of players.
+             */
+            players: number;
+            /** @description The rule options as the position notation writes them (`-`: the defaults). */
+            rules: string;
+            /**
+             * Format: u-int64
+             * @description Games whose first place was shared (play-on off, several finishing at once).
+             */
+            shared_wins: number;
+            /**
+             * @description Games won by the seat that moved first, second, ... in turn order (index 0: the first
+             *     mover), whoever the seats were.
+             */
+            wins_by_turn_order: number[];
+        };
+        /** @description Statistics of finished games: one group per board, player count and rule set. */
+        StatsView: {
+            /** @description The groups, by board, player count and rules. */
+            groups: components["schemas"]["StatsGroup"][];
+        };
         /** @description A suggested move for the seat to move, with the search's statistics. */
         SuggestionView: {
             /**
@@ -1159,6 +1534,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AiLevelStats = components['schemas']['AiLevelStats'];
 export type AiTurnsRequest = components['schemas']['AiTurnsRequest'];
 export type ArmyView = components['schemas']['ArmyView'];
 export type BackwardStepsRule = components['schemas']['BackwardStepsRule'];
@@ -1170,6 +1546,7 @@ export type CellView = components['schemas']['CellView'];
 export type CornerView = components['schemas']['CornerView'];
 export type CreateGameRequest = components['schemas']['CreateGameRequest'];
 export type CreatedGame = components['schemas']['CreatedGame'];
+export type DrawCount = components['schemas']['DrawCount'];
 export type DrawReason = components['schemas']['DrawReason'];
 export type ForeignCornersRule = components['schemas']['ForeignCornersRule'];
 export type GameRecord = components['schemas']['GameRecord'];
@@ -1180,14 +1557,22 @@ export type GameView = components['schemas']['GameView'];
 export type HandoverEvent = components['schemas']['HandoverEvent'];
 export type HandoverRequest = components['schemas']['HandoverRequest'];
 export type HandoverView = components['schemas']['HandoverView'];
+export type Invitation = components['schemas']['Invitation'];
+export type JoinRequest = components['schemas']['JoinRequest'];
+export type JoinedSeat = components['schemas']['JoinedSeat'];
+export type LeftSeat = components['schemas']['LeftSeat'];
 export type LegalMoveView = components['schemas']['LegalMoveView'];
 export type LegalMoves = components['schemas']['LegalMoves'];
 export type Liveness = components['schemas']['Liveness'];
+export type LobbyGame = components['schemas']['LobbyGame'];
+export type LobbyPage = components['schemas']['LobbyPage'];
 export type MoveEvent = components['schemas']['MoveEvent'];
 export type MoveOutcome = components['schemas']['MoveOutcome'];
 export type MoveView = components['schemas']['MoveView'];
+export type PlaceCount = components['schemas']['PlaceCount'];
 export type PlaceView = components['schemas']['PlaceView'];
 export type PlayMoveRequest = components['schemas']['PlayMoveRequest'];
+export type PlayerStats = components['schemas']['PlayerStats'];
 export type Problem = components['schemas']['Problem'];
 export type ProblemCode = components['schemas']['ProblemCode'];
 export type ProblemReason = components['schemas']['ProblemReason'];
@@ -1199,10 +1584,14 @@ export type RuleOptionInfo = components['schemas']['RuleOptionInfo'];
 export type RuleOptionList = components['schemas']['RuleOptionList'];
 export type RuleOptions = components['schemas']['RuleOptions'];
 export type RulesInForce = components['schemas']['RulesInForce'];
+export type SeatJoinedEvent = components['schemas']['SeatJoinedEvent'];
 export type SeatKind = components['schemas']['SeatKind'];
+export type SeatLeftEvent = components['schemas']['SeatLeftEvent'];
 export type SeatRequest = components['schemas']['SeatRequest'];
 export type SeatView = components['schemas']['SeatView'];
 export type Standing = components['schemas']['Standing'];
+export type StatsGroup = components['schemas']['StatsGroup'];
+export type StatsView = components['schemas']['StatsView'];
 export type SuggestionView = components['schemas']['SuggestionView'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1400,6 +1789,50 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown game (404 `game_not_found`) or a bad query (400). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancel_game: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version the cancellation is based on (optional: without it, the game is cancelled at whatever version it has while it waits). */
+                "If-Match"?: string;
+                /** @description `Bearer <token>`: the host token. */
+                Authorization: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game is cancelled and removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` (every seat is taken: the game is on); 412 `version_mismatch`. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1758,6 +2191,158 @@ export interface operations {
             };
         };
     };
+    new_invitation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version the change is based on (optional). */
+                "If-Match"?: string;
+                /** @description `Bearer <token>`: the host token. */
+                Authorization: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+                /** @description The seat, from 0 in turn order. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new invitation (shown only here). */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_taken`; 412 `version_mismatch`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    join_seat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the join is based on (optional: without it, the seat is joined at whatever version the waiting game has). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+                /** @description The seat, from 0 in turn order. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat is yours: its token (shown only here) and the game. */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedSeat"];
+                };
+            };
+            /** @description 400 a seat the game does not have, a bad name, or no `code` for a game that is not public; 403 `invalid_invitation`; 404 `game_not_found`; 409 `seat_taken` or `game_not_waiting`; 412 `version_mismatch`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    leave_seat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The version the change is based on (optional). */
+                "If-Match"?: string;
+                /** @description `Bearer <token>`: the seat's token, or the host token. */
+                Authorization: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+                /** @description The seat, from 0 in turn order. */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game with the seat open again, and its new invitation for the host. */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeftSeat"];
+                };
+            };
+            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_not_joined`; 412 `version_mismatch`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     resign: {
         parameters: {
             query?: never;
@@ -1860,6 +2445,53 @@ export interface operations {
             };
         };
     };
+    list_lobby: {
+        parameters: {
+            query?: {
+                /** @description Only games on this board. */
+                board?: components["schemas"]["BoardName"];
+                /** @description Only games for this many players. */
+                players?: number;
+                /** @description Games per page, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Where the page starts: `next_cursor` of the page before. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of waiting public games. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyPage"];
+                };
+            };
+            /** @description 400 a bad filter, limit or cursor. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_rule_options: {
         parameters: {
             query?: never;
@@ -1876,6 +2508,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleOptionList"];
+                };
+            };
+        };
+    };
+    game_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsView"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    player_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name, as joined (1 to 64 characters). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The name's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStats"];
+                };
+            };
+            /** @description 400 a name that cannot be one (empty, over 64 characters, control characters). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -28,15 +28,19 @@ pub enum SeatKind {
     Human,
     /// The hosted AI: it moves by itself as soon as the seat is to move.
     Ai,
+    /// A seat for someone to join later, with the invitation code the new game's answer
+    /// carries (or freely, in a public game). The game waits until every seat is taken.
+    Open,
 }
 
 /// One seat of a new game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SeatRequest {
-    /// Display name (at most 64 characters; default `Player N`, or `AI level L`).
+    /// Display name (at most 64 characters; default `Player N`, or `AI level L`); not for
+    /// open seats, whose player gives a name on joining.
     pub name: Option<String>,
-    /// Human (default) or AI.
+    /// Human (default), AI, or open (someone joins it later).
     pub kind: SeatKind,
     /// AI strength from 1 (beginner) to 10 (full strength, the default); only for AI seats.
     pub level: Option<u8>,
@@ -99,6 +103,10 @@ pub struct CreateGameRequest {
     /// service's configuration).
     #[serde(default)]
     pub ai_time_ms: Option<u32>,
+    /// List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
+    /// then join its open seats without a code. Only for games with an open seat.
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// One seat of a game.
@@ -108,7 +116,7 @@ pub struct SeatView {
     pub seat: u8,
     /// Display name.
     pub name: String,
-    /// Human or AI.
+    /// Human, AI, or open (nobody has joined it yet).
     pub kind: SeatKind,
     /// The AI level, for AI seats.
     pub level: Option<u8>,
@@ -148,6 +156,8 @@ pub struct ArmyView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
+    /// Some seat is open: the game starts once every seat is taken.
+    Waiting,
     /// Moves are being played.
     Ongoing,
     /// The game has a result.
@@ -217,10 +227,14 @@ pub struct GameView {
     pub armies: Vec<ArmyView>,
     /// The seat that moved first.
     pub first_seat: u8,
-    /// The seat to move; absent once the game is over.
+    /// The seat to move; absent while the game waits for players and once it is over.
     pub to_move: Option<u8>,
-    /// Ongoing or finished.
+    /// Waiting for players, ongoing or finished.
     pub status: GameStatus,
+    /// The open seats (while the game waits for players).
+    pub open_seats: Vec<u8>,
+    /// Listed in the lobby while it waits for players.
+    pub public: bool,
     /// The result, once finished.
     pub result: Option<GameResult>,
     /// Moves played.
@@ -240,17 +254,109 @@ pub struct GameView {
 pub struct GameTokens {
     /// May move for every seat (hot-seat play) and start rematches.
     pub host: String,
-    /// One token per seat, in seat order: each moves only for its seat.
-    pub seats: Vec<String>,
+    /// One token per seat, in seat order: each moves only for its seat. Open seats have
+    /// none (`null`): their token goes to whoever joins.
+    pub seats: Vec<Option<String>>,
+}
+
+/// The invitation to an open seat: the code that lets one person join it. Shown once and
+/// stored only as a hash; it works once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Invitation {
+    /// The seat.
+    pub seat: u8,
+    /// The secret code, for `POST /v1/games/{id}/seats/{seat}/join`.
+    pub code: String,
 }
 
 /// A game just created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
-    /// The game (AI seats that move first have already moved).
+    /// The game (AI seats that move first have already moved, unless it waits for players).
     pub game: GameView,
     /// The secret tokens.
     pub tokens: GameTokens,
+    /// One invitation per open seat, in seat order.
+    pub invitations: Vec<Invitation>,
+}
+
+/// Joining an open seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The seat's invitation code; may be left out for a public game.
+    pub code: Option<String>,
+    /// The name to play under (1 to 64 characters; default `Player N`).
+    pub name: Option<String>,
+}
+
+/// A seat just joined.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct JoinedSeat {
+    /// The seat.
+    pub seat: u8,
+    /// The seat's secret token (shown only here): it moves for this seat.
+    pub token: String,
+    /// The game after the join (started, when it took the last open seat).
+    pub game: GameView,
+}
+
+/// A seat given up in a waiting game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct LeftSeat {
+    /// The game after it: the seat is open again.
+    pub game: GameView,
+    /// The seat's new invitation, when the host token asked (the seat's player gets none).
+    pub invitation: Option<Invitation>,
+}
+
+/// Query of the lobby.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyQuery {
+    /// Only games on this board.
+    pub board: Option<BoardKind>,
+    /// Only games for this many players.
+    #[param(minimum = 2, maximum = 6)]
+    pub players: Option<u8>,
+    /// Games per page, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<usize>,
+    /// Where the page starts: `next_cursor` of the page before.
+    pub cursor: Option<String>,
+}
+
+/// A game waiting for players, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct LobbyGame {
+    /// The game's id.
+    pub id: String,
+    /// The game's version.
+    pub version: u64,
+    /// The board.
+    pub board: BoardKind,
+    /// Number of players.
+    pub players: u8,
+    /// The options the game was created with.
+    pub options: RuleOptions,
+    /// The seats (open ones with kind `open`).
+    pub seats: Vec<SeatView>,
+    /// The seats anyone may join.
+    pub open_seats: Vec<u8>,
+    /// Creation time, seconds since the Unix epoch.
+    pub created_at: u64,
+    /// Seconds since creation.
+    pub age_secs: u64,
+}
+
+/// A page of the lobby: public games waiting for players, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct LobbyPage {
+    /// The games.
+    pub games: Vec<LobbyGame>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
 }
 
 /// One legal move with a shortest path.
@@ -687,4 +793,88 @@ pub struct PictureQuery {
     /// unturned, seat 0's home at the bottom). The star turns by sixths of a turn, square
     /// boards by quarter turns; the text stays upright.
     pub bottom: Option<u8>,
+}
+
+/// Statistics of finished games: one group per board, player count and rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StatsView {
+    /// The groups, by board, player count and rules.
+    pub groups: Vec<StatsGroup>,
+}
+
+/// The finished games of one board, player count and rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StatsGroup {
+    /// The board.
+    pub board: BoardKind,
+    /// Number of players.
+    pub players: u8,
+    /// The rule options as the position notation writes them (`-`: the defaults).
+    pub rules: String,
+    /// Games finished.
+    pub games_finished: u64,
+    /// Games won by the seat that moved first, second, ... in turn order (index 0: the first
+    /// mover), whoever the seats were.
+    pub wins_by_turn_order: Vec<u64>,
+    /// Games whose first place was shared (play-on off, several finishing at once).
+    pub shared_wins: u64,
+    /// Draws by reason.
+    pub draws: Vec<DrawCount>,
+    /// AI seats in games with at least one human seat, by level: games and wins.
+    pub ai_levels: Vec<AiLevelStats>,
+    /// Mean game length in plies.
+    pub average_plies: f64,
+    /// Median game length in plies.
+    pub median_plies: u32,
+}
+
+/// Draws of one reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DrawCount {
+    /// Why the games were drawn.
+    pub reason: DrawReason,
+    /// How many.
+    pub games: u64,
+}
+
+/// The AI at one level against humans.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AiLevelStats {
+    /// The level.
+    pub level: u8,
+    /// Games an AI seat of this level played with humans at the table.
+    pub games: u64,
+    /// Of those, the games it won.
+    pub wins: u64,
+}
+
+/// The record of a name that joined games through invitations. Names are not accounts:
+/// anyone may join under any name, and every game played under it counts here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlayerStats {
+    /// The name.
+    pub name: String,
+    /// Finished games played under it.
+    pub games: u64,
+    /// Of those, the games won.
+    pub wins: u64,
+    /// Games by place reached (1 for first).
+    pub places: Vec<PlaceCount>,
+}
+
+/// Games that ended at one place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlaceCount {
+    /// The place.
+    pub place: u8,
+    /// How many games.
+    pub games: u64,
+}
+
+/// A player name in a path.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct PlayerPath {
+    /// The name, as joined (1 to 64 characters).
+    pub name: String,
 }

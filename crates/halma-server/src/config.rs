@@ -5,6 +5,7 @@
 //! | `HALMA_BIND` | address to listen on, `HOST:PORT` | `127.0.0.1:8080` |
 //! | `REDIS_URL` | Redis store, `redis://[user:password@]host[:port][/db]` | unset: embedded in-memory store |
 //! | `HALMA_GAME_TTL_SECS` | idle time after which a game expires | `2592000` (30 days) |
+//! | `HALMA_WAITING_TTL_SECS` | idle time after which a game waiting for players expires (no join or leave) | `3600` (1 hour) |
 //! | `HALMA_MAX_BODY_BYTES` | largest accepted request body | `65536` (64 KiB) |
 //! | `HALMA_AI_MAX_MS` | cap for the time budget of an AI search | `2000` |
 //! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
@@ -26,6 +27,8 @@ use std::time::Duration;
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 /// Default idle expiry of a game: 30 days.
 pub const DEFAULT_GAME_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// Default idle expiry of a game waiting for players: one hour.
+pub const DEFAULT_WAITING_TTL: Duration = Duration::from_secs(60 * 60);
 /// Default limit on request bodies: 64 KiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 /// Default cap on AI time budgets.
@@ -66,6 +69,9 @@ pub struct Config {
     pub redis_url: Option<RedisUrl>,
     /// Idle time after which a game expires (every write restarts it).
     pub game_ttl: Duration,
+    /// Idle time after which a game waiting for players expires (a join or leave restarts
+    /// it).
+    pub waiting_ttl: Duration,
     /// Largest accepted request body, in bytes.
     pub max_body_bytes: usize,
     /// Cap on the time budget a client may ask of the AI.
@@ -149,6 +155,7 @@ impl Default for Config {
             bind: DEFAULT_BIND.to_owned(),
             redis_url: None,
             game_ttl: DEFAULT_GAME_TTL,
+            waiting_ttl: DEFAULT_WAITING_TTL,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             ai_max_time: DEFAULT_AI_MAX_TIME,
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
@@ -211,6 +218,15 @@ impl Config {
                     MAX_GAME_TTL_SECS,
                 )?),
                 None => defaults.game_ttl,
+            },
+            waiting_ttl: match var("HALMA_WAITING_TTL_SECS")? {
+                Some(text) => Duration::from_secs(parse_in_range(
+                    "HALMA_WAITING_TTL_SECS",
+                    &text,
+                    1,
+                    MAX_GAME_TTL_SECS,
+                )?),
+                None => defaults.waiting_ttl,
             },
             max_body_bytes: match var("HALMA_MAX_BODY_BYTES")? {
                 Some(text) => parse_in_range(
@@ -409,6 +425,7 @@ mod tests {
         let config = Config::default();
         assert_eq!(config.bind, "127.0.0.1:8080");
         assert_eq!(config.game_ttl, Duration::from_secs(2_592_000));
+        assert_eq!(config.waiting_ttl, Duration::from_secs(3600));
         assert_eq!(config.max_body_bytes, 65_536);
         assert_eq!(config.ai_max_time, Duration::from_millis(2000));
         assert_eq!(config.key_prefix, "halma:");
@@ -423,6 +440,7 @@ mod tests {
             ("HALMA_BIND", "0.0.0.0:9000"),
             ("REDIS_URL", "redis://127.0.0.1:6390/2"),
             ("HALMA_GAME_TTL_SECS", "60"),
+            ("HALMA_WAITING_TTL_SECS", "30"),
             ("HALMA_MAX_BODY_BYTES", "2048"),
             ("HALMA_AI_MAX_MS", "500"),
             ("HALMA_KEY_PREFIX", "test:"),
@@ -439,6 +457,7 @@ mod tests {
             bind: "0.0.0.0:9000".to_owned(),
             redis_url: RedisUrl::parse("redis://127.0.0.1:6390/2").ok(),
             game_ttl: Duration::from_secs(60),
+            waiting_ttl: Duration::from_secs(30),
             max_body_bytes: 2048,
             ai_max_time: Duration::from_millis(500),
             key_prefix: "test:".to_owned(),
@@ -472,6 +491,7 @@ mod tests {
             ("HALMA_GAME_TTL_SECS", "0"),
             ("HALMA_GAME_TTL_SECS", "-5"),
             ("HALMA_GAME_TTL_SECS", "thirty days"),
+            ("HALMA_WAITING_TTL_SECS", "0"),
             ("HALMA_MAX_BODY_BYTES", "12"),
             ("HALMA_AI_MAX_MS", "99999999999"),
             ("HALMA_GAME_CACHE", "-1"),

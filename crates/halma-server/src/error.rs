@@ -112,6 +112,27 @@ pub enum ApiError {
         /// The seat.
         seat: u8,
     },
+    /// The game waits for players; nothing is played before every seat is taken.
+    #[error("the game waits for players")]
+    GameWaiting,
+    /// The game no longer waits for players.
+    #[error("the game no longer waits for players")]
+    GameNotWaiting,
+    /// The seat is not open.
+    #[error("seat {seat} is not open")]
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+    },
+    /// The seat was not joined through an invitation.
+    #[error("seat {seat} was not joined")]
+    SeatNotJoined {
+        /// The seat.
+        seat: u8,
+    },
+    /// The invitation code does not open the seat.
+    #[error("invalid invitation code")]
+    InvalidInvitation,
     /// This instance holds as many event streams as it may; the client should retry (another
     /// instance may have room).
     #[error("too many open event streams")]
@@ -219,6 +240,27 @@ impl ApiError {
                 ProblemCode::SeatIsAi,
                 "Seat is the AI's",
             ),
+            Self::GameWaiting => (
+                StatusCode::CONFLICT,
+                ProblemCode::GameWaiting,
+                "Game waiting for players",
+            ),
+            Self::GameNotWaiting => (
+                StatusCode::CONFLICT,
+                ProblemCode::GameNotWaiting,
+                "Game not waiting",
+            ),
+            Self::SeatTaken { .. } => (StatusCode::CONFLICT, ProblemCode::SeatTaken, "Seat taken"),
+            Self::SeatNotJoined { .. } => (
+                StatusCode::CONFLICT,
+                ProblemCode::SeatNotJoined,
+                "Seat not joined",
+            ),
+            Self::InvalidInvitation => (
+                StatusCode::FORBIDDEN,
+                ProblemCode::InvalidInvitation,
+                "Invalid invitation",
+            ),
             Self::TooManyStreams => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::TooManyStreams,
@@ -307,6 +349,21 @@ impl ApiError {
                 format!("Seat {seat} has finished or is out of the game already.")
             }
             Self::SeatIsAi { seat } => format!("Seat {seat} is played by the AI already."),
+            Self::GameWaiting => "The game waits for players to join its open seats; \
+                nothing is played before every seat is taken."
+                .to_owned(),
+            Self::GameNotWaiting => {
+                "The game no longer waits for players: every seat is taken.".to_owned()
+            }
+            Self::SeatTaken { seat } => format!("Seat {seat} is not open."),
+            Self::SeatNotJoined { seat } => format!(
+                "Seat {seat} was not joined through an invitation: only a player who joined \
+                 leaves; the host cancels the game instead."
+            ),
+            Self::InvalidInvitation => {
+                "The invitation code does not open this seat (wrong, or replaced by a newer one)."
+                    .to_owned()
+            }
             Self::TooManyStreams => {
                 "This instance holds as many event streams as it may; retry later.".to_owned()
             }

@@ -6,7 +6,7 @@ use crate::api;
 use crate::problem::Problem;
 use crate::routes::games::{self, AiTurnsRequest, HandoverRequest};
 use crate::routes::health::{self, Liveness, Readiness};
-use crate::routes::{analysis, boards, events};
+use crate::routes::{analysis, boards, events, lobby, seats, stats};
 
 /// The service's OpenAPI document: `ApiDoc::openapi()`.
 #[derive(OpenApi)]
@@ -34,6 +34,13 @@ use crate::routes::{analysis, boards, events};
         games::rematch,
         games::resign,
         games::hand_to_ai,
+        games::cancel_game,
+        seats::join,
+        seats::leave,
+        seats::invitation,
+        lobby::list_lobby,
+        stats::game_stats,
+        stats::player_stats,
         events::game_events,
         analysis::analysis_moves,
         analysis::analysis_suggestion,
@@ -70,6 +77,20 @@ use crate::routes::{analysis, boards, events};
         crate::events::ResultEvent,
         crate::events::ResignedEvent,
         crate::events::HandoverEvent,
+        crate::events::SeatJoinedEvent,
+        crate::events::SeatLeftEvent,
+        api::Invitation,
+        api::JoinRequest,
+        api::JoinedSeat,
+        api::LeftSeat,
+        api::LobbyGame,
+        api::LobbyPage,
+        api::StatsView,
+        api::StatsGroup,
+        api::DrawCount,
+        api::AiLevelStats,
+        api::PlayerStats,
+        api::PlaceCount,
         api::GameView,
         api::GameTokens,
         api::CreatedGame,
@@ -99,6 +120,8 @@ use crate::routes::{analysis, boards, events};
     tags(
         (name = "games", description = "Create games, read them, list and play moves, ask the AI."),
         (name = "analysis", description = "The rules and the AI for any position, stored nowhere: legal moves, best moves, move checks."),
+        (name = "seats", description = "Open seats, invitations and the lobby: join a game, leave it while it waits, cancel it."),
+        (name = "stats", description = "Statistics of finished games and of player names."),
         (name = "boards", description = "Board geometry and rule options, for drawing boards and building setup forms."),
         (name = "operations", description = "Liveness and readiness of the service.")
     )

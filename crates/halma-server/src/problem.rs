@@ -64,6 +64,17 @@ pub enum ProblemCode {
     SeatNotPlaying,
     /// 409: the seat is played by the AI already.
     SeatIsAi,
+    /// 409: the game waits for players to join its open seats; nothing is played before.
+    GameWaiting,
+    /// 409: the game no longer waits for players (every seat is taken, or it is over).
+    GameNotWaiting,
+    /// 409: the seat is not open: someone has taken it, or it was never open.
+    SeatTaken,
+    /// 409: the seat's player did not join it through an invitation, so it cannot be left
+    /// (the host cancels the game instead).
+    SeatNotJoined,
+    /// 403: the invitation code is not the seat's (wrong, or replaced by a newer one).
+    InvalidInvitation,
     /// 503: this instance holds as many event streams as it may; retry after the
     /// `Retry-After` header's seconds (another instance may have room).
     TooManyStreams,
@@ -105,6 +116,11 @@ impl ProblemCode {
             Self::SeatIsAi => "seat_is_ai",
             Self::InvalidPosition => "invalid_position",
             Self::InvalidRecord => "invalid_record",
+            Self::GameWaiting => "game_waiting",
+            Self::GameNotWaiting => "game_not_waiting",
+            Self::SeatTaken => "seat_taken",
+            Self::SeatNotJoined => "seat_not_joined",
+            Self::InvalidInvitation => "invalid_invitation",
             Self::Internal => "internal",
         }
     }

@@ -113,6 +113,8 @@ export function gameView(id: string, version: number, toMove = 0): types.GameVie
     first_seat: 0,
     to_move: toMove,
     status: "ongoing",
+    open_seats: [],
+    public: false,
     result: null,
     move_count: version - 1,
     last_event_id: version - 1,

@@ -2,8 +2,10 @@
 //! built from the game's record, and the per-instance feeds that tell every open stream of a
 //! game about its new versions.
 //!
-//! Event ids count the game's events in order: its moves and resignations, then the result
-//! (once the game is over). In a game without resignations the move of ply `n` has id `n`. The
+//! Event ids count the game's events in order: the seats taken and given up while the game
+//! waited for players, its moves, resignations and seats handed to the AI, then the result
+//! (once the game is over). In a game without any of these changes besides moves, the move of
+//! ply `n` has id `n`. The
 //! first event of a stream, the whole game, carries the id of the last event it includes. Since every event is built from the stored record, a
 //! client that reconnects with `Last-Event-ID` gets exactly what it missed, whichever instance
 //! it reaches and whatever happened to the instance it was on.
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::{GameResult, MoveView};
-use crate::games::document::Handover;
+use crate::games::document::{Handover, Header, SeatChange};
 use crate::games::views;
 
 pub use feed::{FeedState, Feeds};
@@ -70,9 +72,40 @@ pub struct HandoverEvent {
     pub to_move: Option<u8>,
 }
 
+/// The data of a `seat_joined` event: someone took an open seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatJoinedEvent {
+    /// The version that stored the change.
+    pub version: u64,
+    /// The seat.
+    pub seat: u8,
+    /// The name the player joined with.
+    pub name: String,
+    /// The seats still open after it; when none is, the game has started.
+    pub open_seats: Vec<u8>,
+    /// The seat to move, once this join started the game.
+    pub to_move: Option<u8>,
+}
+
+/// The data of a `seat_left` event: a player who had joined left the waiting game; the seat is
+/// open again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatLeftEvent {
+    /// The version that stored the change.
+    pub version: u64,
+    /// The seat.
+    pub seat: u8,
+    /// The seats open after it.
+    pub open_seats: Vec<u8>,
+}
+
 /// One event of a game's stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameEvent {
+    /// Someone took an open seat (`event: seat_joined`).
+    SeatJoined(SeatJoinedEvent),
+    /// A player left a waiting game (`event: seat_left`).
+    SeatLeft(SeatLeftEvent),
     /// A seat handed to the AI (`event: handed_to_ai`).
     HandedToAi(HandoverEvent),
     /// A move (`event: move`).
@@ -87,6 +120,8 @@ impl GameEvent {
     /// The SSE event name.
     pub fn name(&self) -> &'static str {
         match self {
+            Self::SeatJoined(_) => "seat_joined",
+            Self::SeatLeft(_) => "seat_left",
             Self::Move(_) => "move",
             Self::Resigned(_) => "resigned",
             Self::HandedToAi(_) => "handed_to_ai",
@@ -95,43 +130,94 @@ impl GameEvent {
     }
 }
 
-/// The number of changes of `game` (moves, resignations, seats handed to the AI): the id of
-/// its last event before the result.
-pub fn changes(game: &Game, handovers: &[Handover]) -> u64 {
-    (game.record().len() + game.resignations().len() + handovers.len()) as u64
+/// What a game's header adds to its record: the seats handed to the AI, and the seats taken
+/// and given up while it waited for players.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeatHistory<'a> {
+    /// The seats handed to the AI, in order.
+    pub handovers: &'a [Handover],
+    /// The seats taken and given up, in order.
+    pub seat_changes: &'a [SeatChange],
+    /// The seats open now.
+    pub open_now: &'a [u8],
+}
+
+impl Header {
+    /// The seat history this header keeps; `open_now` must be [`Header::open_seats`].
+    pub fn history<'a>(&'a self, open_now: &'a [u8]) -> SeatHistory<'a> {
+        SeatHistory {
+            handovers: &self.handovers,
+            seat_changes: &self.seat_changes,
+            open_now,
+        }
+    }
+
+    /// [`changes`] of `game` with this header's history.
+    pub fn changes(&self, game: &Game) -> u64 {
+        changes(game, self.history(&self.open_seats()))
+    }
+}
+
+/// The number of changes of `game` (moves, resignations, seats handed to the AI, seats taken
+/// and given up): the id of its last event before the result.
+pub fn changes(game: &Game, history: SeatHistory<'_>) -> u64 {
+    (game.record().len()
+        + game.resignations().len()
+        + history.handovers.len()
+        + history.seat_changes.len()) as u64
 }
 
 /// The id of the last event of `game`: its changes, one more once it is over.
-pub fn last_event_id(game: &Game, handovers: &[Handover]) -> u64 {
-    changes(game, handovers) + u64::from(game.is_over())
+pub fn last_event_id(game: &Game, history: SeatHistory<'_>) -> u64 {
+    changes(game, history) + u64::from(game.is_over())
 }
 
 /// A change that is not a move, at its place in the game.
-enum SeatChange<'a> {
+enum Change<'a> {
+    Seat(&'a SeatChange),
     Resigned(&'a halma_rules::Resignation),
     HandedToAi(&'a Handover),
 }
 
-/// The resignations and handovers of a game in the order they happened, each with the number
-/// of moves played before it.
-fn seat_changes<'a>(game: &'a Game, handovers: &'a [Handover]) -> Vec<(usize, SeatChange<'a>)> {
-    // A handover made after `m` resignations comes before the resignation numbered `m`.
-    let mut changes: Vec<((usize, usize, u8), SeatChange<'a>)> = game
-        .resignations()
+/// The seat changes, resignations and handovers of a game in the order they happened, each
+/// with the number of moves played before it.
+fn seat_changes<'a>(game: &'a Game, history: SeatHistory<'a>) -> Vec<(usize, Change<'a>)> {
+    // Seats are taken and given up only while the game waits, before anything else happens
+    // after the same move; a handover made after `m` resignations comes before the
+    // resignation numbered `m`.
+    let mut changes: Vec<((usize, u8, usize, u8), Change<'a>)> = history
+        .seat_changes
         .iter()
         .enumerate()
-        .map(|(j, r)| ((r.after, j, 1), SeatChange::Resigned(r)))
-        .chain(handovers.iter().map(|h| {
+        .map(|(j, c)| ((c.after() as usize, 0, j, 0), Change::Seat(c)))
+        .chain(
+            game.resignations()
+                .iter()
+                .enumerate()
+                .map(|(j, r)| ((r.after, 1, j, 1), Change::Resigned(r))),
+        )
+        .chain(history.handovers.iter().map(|h| {
             (
-                (h.after as usize, h.resignations as usize, 0),
-                SeatChange::HandedToAi(h),
+                (h.after as usize, 1, h.resignations as usize, 0),
+                Change::HandedToAi(h),
             )
         }))
         .collect();
     changes.sort_by_key(|(key, _)| *key);
     changes
         .into_iter()
-        .map(|((after, _, _), c)| (after, c))
+        .map(|((after, ..), c)| (after, c))
+        .collect()
+}
+
+/// The seats open before the first seat change: those open now, and every seat that changed
+/// (the first change of a seat is always a join of a seat created open).
+fn open_at_start(history: SeatHistory<'_>) -> std::collections::BTreeSet<u8> {
+    history
+        .open_now
+        .iter()
+        .copied()
+        .chain(history.seat_changes.iter().map(SeatChange::seat))
         .collect()
 }
 
@@ -161,12 +247,12 @@ impl Versions<'_> {
     }
 }
 
-/// The events of `game` (with the seats `handovers` handed to the AI) after the event with id
+/// The events of `game` (with the seat `history` of its header) after the event with id
 /// `after`, in order, with their ids.
 pub fn events_after(
     versions: Versions<'_>,
     game: &Game,
-    handovers: &[Handover],
+    history: SeatHistory<'_>,
     after: u64,
 ) -> Vec<(u64, GameEvent)> {
     let board = game.variant().board();
@@ -180,22 +266,47 @@ pub fn events_after(
     let seats = |list: &[halma_rules::Seat]| list.iter().map(|s| s.index()).collect();
     let mut events = Vec::new();
     let mut id = 0u64;
-    let mut pending = seat_changes(game, handovers).into_iter().peekable();
+    let mut pending = seat_changes(game, history).into_iter().peekable();
+    let mut open = open_at_start(history);
     for index in 0..=record.len() {
         // The changes made after `index` moves come before the next move.
         while let Some((_, change)) = pending.next_if(|(at, _)| *at <= index) {
             id += 1;
+            if let Change::Seat(c) = change {
+                match c {
+                    SeatChange::Joined { seat, .. } => open.remove(seat),
+                    SeatChange::Left { seat, .. } => open.insert(*seat),
+                };
+            }
             if id <= after {
                 continue;
             }
             let event = match change {
-                SeatChange::Resigned(r) => GameEvent::Resigned(ResignedEvent {
+                Change::Seat(SeatChange::Joined { seat, name, .. }) => {
+                    GameEvent::SeatJoined(SeatJoinedEvent {
+                        version: versions.of(id),
+                        seat: *seat,
+                        name: name.clone(),
+                        open_seats: open.iter().copied().collect(),
+                        to_move: if open.is_empty() {
+                            next_mover(index)
+                        } else {
+                            None
+                        },
+                    })
+                }
+                Change::Seat(SeatChange::Left { seat, .. }) => GameEvent::SeatLeft(SeatLeftEvent {
+                    version: versions.of(id),
+                    seat: *seat,
+                    open_seats: open.iter().copied().collect(),
+                }),
+                Change::Resigned(r) => GameEvent::Resigned(ResignedEvent {
                     version: versions.of(id),
                     seats: seats(&r.seats),
                     skipped: seats(&r.skipped),
                     to_move: next_mover(index),
                 }),
-                SeatChange::HandedToAi(h) => GameEvent::HandedToAi(HandoverEvent {
+                Change::HandedToAi(h) => GameEvent::HandedToAi(HandoverEvent {
                     version: versions.of(id),
                     seat: h.seat,
                     level: h.level,
@@ -296,8 +407,8 @@ mod tests {
     #[test]
     fn events_count_the_plies_and_say_whose_turn_is_next() {
         let game = game_of(&["d1-e5", "n1-m6", "d2-e6"]);
-        assert_eq!(last_event_id(&game, &[]), 3);
-        let all = events_after(current(4), &game, &[], 0);
+        assert_eq!(last_event_id(&game, SeatHistory::default()), 3);
+        let all = events_after(current(4), &game, SeatHistory::default(), 0);
         let ids: Vec<u64> = all.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids, [1, 2, 3]);
         let turns: Vec<Option<u8>> = all
@@ -315,9 +426,12 @@ mod tests {
         assert_eq!(second.played.ply, 2);
         assert_eq!(second.version, 4);
         // After an event, only what came later; after the last, nothing.
-        assert_eq!(events_after(current(4), &game, &[], 2).len(), 1);
-        assert!(events_after(current(4), &game, &[], 3).is_empty());
-        assert!(events_after(current(4), &game, &[], 99).is_empty());
+        assert_eq!(
+            events_after(current(4), &game, SeatHistory::default(), 2).len(),
+            1
+        );
+        assert!(events_after(current(4), &game, SeatHistory::default(), 3).is_empty());
+        assert!(events_after(current(4), &game, SeatHistory::default(), 99).is_empty());
     }
 
     #[test]
@@ -340,8 +454,8 @@ mod tests {
         play_first(&mut game);
         game.resign(seat(2)).unwrap_or_else(|e| panic!("{e}"));
         play_first(&mut game);
-        assert_eq!(last_event_id(&game, &[]), 3);
-        let all = events_after(current(5), &game, &[], 0);
+        assert_eq!(last_event_id(&game, SeatHistory::default()), 3);
+        let all = events_after(current(5), &game, SeatHistory::default(), 0);
         let names: Vec<(u64, &str)> = all.iter().map(|(id, e)| (*id, e.name())).collect();
         assert_eq!(names, [(1, "move"), (2, "resigned"), (3, "move")]);
         let GameEvent::Resigned(r) = &all[1].1 else {
@@ -357,7 +471,10 @@ mod tests {
             })
             .collect();
         assert_eq!(turns, [Some(1), Some(0)]);
-        assert_eq!(events_after(current(5), &game, &[], 2).len(), 1);
+        assert_eq!(
+            events_after(current(5), &game, SeatHistory::default(), 2).len(),
+            1
+        );
     }
 
     #[test]
@@ -378,12 +495,86 @@ mod tests {
         }
         assert!(game.is_over());
         let plies = game.record().len() as u64;
-        assert_eq!(last_event_id(&game, &[]), plies + 1);
-        let tail = events_after(current(9), &game, &[], plies - 1);
+        assert_eq!(last_event_id(&game, SeatHistory::default()), plies + 1);
+        let tail = events_after(current(9), &game, SeatHistory::default(), plies - 1);
         assert_eq!(tail.len(), 2);
         assert!(matches!(&tail[0].1, GameEvent::Move(m) if m.to_move.is_none()));
         assert_eq!(tail[1].0, plies + 1);
         assert_eq!(tail[1].1.name(), "result");
-        assert!(events_after(current(9), &game, &[], plies + 1).is_empty());
+        assert!(events_after(current(9), &game, SeatHistory::default(), plies + 1).is_empty());
+    }
+
+    #[test]
+    fn seats_taken_and_given_up_come_before_the_moves() {
+        let variant = Arc::new(
+            Variant::new(&GameSetup {
+                board: BoardKind::Star,
+                players: 3,
+                options: RuleOptions::default(),
+            })
+            .unwrap_or_else(|e| panic!("{e}")),
+        );
+        let first = variant.seat(0).unwrap_or_else(|| panic!("no seat"));
+        let mut game = Game::new(Arc::clone(&variant), first);
+        let joined = |seat, name: &str| SeatChange::Joined {
+            after: 0,
+            seat,
+            name: name.to_owned(),
+        };
+        // Seats 1 and 2 were open; Bo joins 1 and leaves, Cy takes 1, Di takes 2.
+        let seat_changes = [
+            joined(1, "Bo"),
+            SeatChange::Left { after: 0, seat: 1 },
+            joined(1, "Cy"),
+            joined(2, "Di"),
+        ];
+        let history = SeatHistory {
+            handovers: &[],
+            seat_changes: &seat_changes,
+            open_now: &[],
+        };
+        let path = game.legal_moves()[0].path.clone();
+        game.play(&MoveInput::Path(path))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(last_event_id(&game, history), 5);
+        let all = events_after(current(6), &game, history, 0);
+        let names: Vec<&str> = all.iter().map(|(_, e)| e.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "seat_joined",
+                "seat_left",
+                "seat_joined",
+                "seat_joined",
+                "move"
+            ]
+        );
+        let open: Vec<(Vec<u8>, Option<u8>)> = all
+            .iter()
+            .filter_map(|(_, e)| match e {
+                GameEvent::SeatJoined(j) => Some((j.open_seats.clone(), j.to_move)),
+                GameEvent::SeatLeft(l) => Some((l.open_seats.clone(), None)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            open,
+            [
+                (vec![2], None),
+                (vec![1, 2], None),
+                (vec![2], None),
+                (vec![], Some(0)),
+            ]
+        );
+        let GameEvent::SeatJoined(last) = &all[3].1 else {
+            panic!("not a join")
+        };
+        assert_eq!((last.seat, last.name.as_str()), (2, "Di"));
+        // Resuming after the leave gives the rest.
+        let ids: Vec<u64> = events_after(current(6), &game, history, 2)
+            .iter()
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(ids, [3, 4, 5]);
     }
 }

@@ -17,7 +17,7 @@ pub const FORMAT: u32 = 2;
 /// setup (and the position texts) so that they replay the same way from then on.
 const FORMAT_WITHOUT_GRACE: u32 = 1;
 
-/// Who plays a seat, as stored (`human` or `ai`).
+/// Who plays a seat, as stored (`human`, `ai` or `open`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayedBy {
@@ -25,6 +25,47 @@ pub enum PlayedBy {
     Human,
     /// The hosted AI, which moves by itself.
     Ai,
+    /// Nobody yet: the seat waits for someone to join (with its invitation code, or freely in
+    /// a public game).
+    Open,
+}
+
+/// A seat taken or given up while the game waited for players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SeatChange {
+    /// Someone joined the seat under this name.
+    Joined {
+        /// How many moves had been played (a game started from a record has some).
+        after: u32,
+        /// The seat.
+        seat: u8,
+        /// The name the player joined with.
+        name: String,
+    },
+    /// The seat's player left; the seat is open again.
+    Left {
+        /// How many moves had been played.
+        after: u32,
+        /// The seat.
+        seat: u8,
+    },
+}
+
+impl SeatChange {
+    /// The seat that changed.
+    pub fn seat(&self) -> u8 {
+        match self {
+            Self::Joined { seat, .. } | Self::Left { seat, .. } => *seat,
+        }
+    }
+
+    /// How many moves had been played when it changed.
+    pub fn after(&self) -> u32 {
+        match self {
+            Self::Joined { after, .. } | Self::Left { after, .. } => *after,
+        }
+    }
 }
 
 /// A seat handed to the AI during the game (its player left).
@@ -43,7 +84,8 @@ pub struct Handover {
 }
 
 /// One seat as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// No `PartialEq`: the invitation's hash is compared only by `TokenHash::matches`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoredSeat {
     /// Display name.
@@ -52,6 +94,22 @@ pub struct StoredSeat {
     pub kind: PlayedBy,
     /// AI level, for AI seats.
     pub level: Option<u8>,
+    /// For an open seat: the hash of its invitation code (none issued: only a public game's
+    /// seat can then be joined).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<TokenHash>,
+}
+
+impl StoredSeat {
+    /// A seat played by `kind` under `name`, at `level` for the AI.
+    pub fn new(name: String, kind: PlayedBy, level: Option<u8>) -> Self {
+        Self {
+            name,
+            kind,
+            level,
+            invitation: None,
+        }
+    }
 }
 
 /// A game as stored: a [`Header`]'s fields and the game's snapshot, in one JSON object.
@@ -81,6 +139,15 @@ pub struct Document {
     /// See [`Header::handovers`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handovers: Vec<Handover>,
+    /// See [`Header::public`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
+    /// See [`Header::started_elsewhere`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started_elsewhere: bool,
+    /// See [`Header::seat_changes`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_changes: Vec<SeatChange>,
     /// The game.
     pub game: GameSnapshot,
 }
@@ -109,9 +176,39 @@ pub struct Header {
     pub changes_by_version: Vec<u32>,
     /// The seats handed to the AI during the game, in order.
     pub handovers: Vec<Handover>,
+    /// Listed in the lobby while it waits for players; anyone may join its open seats.
+    pub public: bool,
+    /// The seats taken and given up while the game waited for players, in order.
+    pub seat_changes: Vec<SeatChange>,
+    /// The game started from a client's position or an imported record rather than from the
+    /// initial setup here: its result is left out of the statistics.
+    pub started_elsewhere: bool,
 }
 
 impl Header {
+    /// Whether the game waits for players: some seat is open. No move is played before every
+    /// seat is taken.
+    pub fn is_waiting(&self) -> bool {
+        self.seats.iter().any(|s| s.kind == PlayedBy::Open)
+    }
+
+    /// The open seats.
+    pub fn open_seats(&self) -> Vec<u8> {
+        (0..self.seats.len())
+            .filter(|&i| self.seats[i].kind == PlayedBy::Open)
+            .map(|i| i as u8)
+            .collect()
+    }
+
+    /// The store's idle timer for the game as it is now.
+    pub fn lifetime(&self) -> crate::store::Lifetime {
+        if self.is_waiting() {
+            crate::store::Lifetime::Waiting
+        } else {
+            crate::store::Lifetime::Playing
+        }
+    }
+
     /// Notes the write of the next version, after which the game has `changes` moves and
     /// resignations.
     pub fn note_write(&mut self, changes: u64) {
@@ -135,6 +232,9 @@ impl Document {
             rematch_of: header.rematch_of.clone(),
             changes_by_version: header.changes_by_version.clone(),
             handovers: header.handovers.clone(),
+            public: header.public,
+            seat_changes: header.seat_changes.clone(),
+            started_elsewhere: header.started_elsewhere,
             game,
         }
     }
@@ -152,6 +252,9 @@ impl Document {
             rematch_of: self.rematch_of,
             changes_by_version: self.changes_by_version,
             handovers: self.handovers,
+            public: self.public,
+            seat_changes: self.seat_changes,
+            started_elsewhere: self.started_elsewhere,
         };
         (header, self.game)
     }
@@ -179,6 +282,16 @@ impl Document {
             .find(|h| usize::from(h.seat) >= players)
         {
             return Err(format!("a handover names seat {} of {players}", h.seat));
+        }
+        if let Some(c) = doc
+            .seat_changes
+            .iter()
+            .find(|c| usize::from(c.seat()) >= players)
+        {
+            return Err(format!(
+                "a seat change names seat {} of {players}",
+                c.seat()
+            ));
         }
         if doc.seats.len() != players || doc.seat_tokens.len() != players {
             return Err(format!(
@@ -262,16 +375,8 @@ mod tests {
         let header = Header {
             created_at: 1_700_000_000,
             seats: vec![
-                StoredSeat {
-                    name: "Ada".into(),
-                    kind: PlayedBy::Human,
-                    level: None,
-                },
-                StoredSeat {
-                    name: "Bo".into(),
-                    kind: PlayedBy::Human,
-                    level: None,
-                },
+                StoredSeat::new("Ada".into(), PlayedBy::Human, None),
+                StoredSeat::new("Bo".into(), PlayedBy::Human, None),
             ],
             host_token: TokenHash::of("host"),
             seat_tokens: vec![TokenHash::of("seat 0"), TokenHash::of("seat 1")],
@@ -280,6 +385,9 @@ mod tests {
             rematch_of: None,
             changes_by_version: vec![0, 1],
             handovers: Vec::new(),
+            public: false,
+            seat_changes: Vec::new(),
+            started_elsewhere: false,
         };
         Ok((header, game))
     }
@@ -338,16 +446,15 @@ mod tests {
     fn a_document_splits_into_header_and_game_and_joins_back_unchanged(
     ) -> Result<(), Box<dyn Error>> {
         let (mut header, game) = one_move_game(BoardKind::Star)?;
-        header.seats[1] = StoredSeat {
-            name: "AI level 3".into(),
-            kind: PlayedBy::Ai,
-            level: Some(3),
-        };
+        header.seats[1] = StoredSeat::new("AI level 3".into(), PlayedBy::Ai, Some(3));
         header.rematch_of = Some("earlier".into());
         let json = Document::new(&header, game.snapshot()).to_json()?;
         let (read, snapshot) = Document::parse(&json)?.into_parts();
         assert_eq!(snapshot, game.snapshot());
-        assert_eq!(read.seats, header.seats);
+        assert_eq!(
+            serde_json::to_string(&read.seats)?,
+            serde_json::to_string(&header.seats)?
+        );
         assert_eq!(Document::new(&read, snapshot).to_json()?, json);
         // Documents written before `PlayedBy` stored the same words.
         assert!(json.contains(r#""kind":"human""#) && json.contains(r#""kind":"ai""#));

@@ -1,7 +1,9 @@
 //! The game operations behind the routes: create and rematch ([`create`], [`rematch`]), the
-//! reads ([`game`], [`legal_moves`], [`record`], [`picture`], [`suggest`]) and the writes
-//! ([`play`], [`ai_turns`]). Every write is a compare-and-set on the game's version; every
-//! answer's body is built here (by [`views`]), so that the routes only translate HTTP.
+//! reads ([`game`], [`legal_moves`], [`record`], [`picture`], [`suggest`], the [`lobby`]),
+//! the writes ([`play`], [`ai_turns`], [`resign`], [`hand_to_ai`]) and the seats of a game
+//! that waits for players ([`join`], [`leave`], [`invite`], [`cancel`]). Every write is a
+//! compare-and-set on the game's version; every answer's body is built here (by [`views`]),
+//! so that the routes only translate HTTP.
 //!
 //! Reads go through the instance's [`cache`] of restored games: the store is still asked on
 //! every read, with the cached version, and the document comes back (to be parsed and
@@ -10,11 +12,14 @@
 mod ai;
 pub mod cache;
 pub mod document;
+pub mod lobby;
 mod new_game;
 mod play;
 mod read;
 mod records;
+mod seats;
 mod start;
+pub mod stats;
 pub mod variants;
 pub mod views;
 
@@ -33,6 +38,7 @@ pub use new_game::{create, rematch};
 pub use play::{ai_turns, hand_to_ai, move_input, play, resign};
 pub use read::{game, legal_moves, picture, record, suggest, Current};
 pub use records::{MoveImport, RecordImport, MAX_RECORD_ENTRIES};
+pub use seats::{cancel, invite, join, leave};
 
 /// Default AI thinking time per move, in milliseconds.
 pub const DEFAULT_AI_MS: u32 = 200;

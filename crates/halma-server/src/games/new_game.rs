@@ -1,5 +1,6 @@
 //! New games: from a client's setup, position or record ([`create`]; where the game starts is
-//! read in `start`) or as a rematch of a game ([`rematch`]), each with fresh secret tokens.
+//! read in `start`) or as a rematch of a game ([`rematch`]), each with fresh secret tokens,
+//! and an invitation code per open seat.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -13,20 +14,22 @@ use super::document::{Document, Handover, Header, PlayedBy, StoredSeat};
 use super::{
     ai, authorize_host, load, remember, start, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL,
 };
-use crate::api::{CreateGameRequest, CreatedGame, GameTokens, SeatKind};
+use crate::api::{CreateGameRequest, CreatedGame, GameTokens, Invitation, SeatKind};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
 use crate::state::AppState;
 use crate::store::Version;
-use crate::token::{SecretToken, TokenHash};
+use crate::token::SecretToken;
 
 /// Longest accepted seat name, in characters.
 pub(super) const MAX_NAME_CHARS: usize = 64;
 
-/// Creates a game; AI seats that are to move first move at once.
+/// Creates a game; AI seats that are to move first move at once, unless the game waits for
+/// players to join its open seats.
 ///
 /// # Errors
-/// 422 `invalid_setup` with the reason, 400 for bad seat lists, 503 when the store is down.
+/// 422 `invalid_setup` with the reason (`seats` for bad seat lists), 400 for a bad AI time,
+/// 503 when the store is down.
 pub async fn create(
     state: &AppState,
     req: &CreateGameRequest,
@@ -34,12 +37,15 @@ pub async fn create(
     if let Some(started) = start::requested(state, req)? {
         let players = started.game.variant().players();
         let seats = start::seats_of(req, &started, seat_list(req, players)?)?;
-        let history = History {
+        let new = NewGame {
+            ai_time_ms: ai_time_ms(req)?,
+            public: public(req, &seats)?,
+            seats,
+            rematch_of: None,
             start_position: Some(started.start_position),
             handovers: started.handovers,
         };
-        let ai_time_ms = ai_time_ms(req)?;
-        return insert(state, started.game, seats, ai_time_ms, None, history).await;
+        return insert(state, started.game, new).await;
     }
     let (board, players) = start::initial_setup(req)?;
     let setup = GameSetup {
@@ -63,9 +69,15 @@ pub async fn create(
             .seat(rand::rng().next_u32() as usize % usize::from(players))
             .ok_or_else(|| ApiError::internal("no seat"))?,
     };
-    let ai_time_ms = ai_time_ms(req)?;
-    let game = Game::new(variant, first);
-    insert(state, game, seats, ai_time_ms, None, History::default()).await
+    let new = NewGame {
+        ai_time_ms: ai_time_ms(req)?,
+        public: public(req, &seats)?,
+        seats,
+        rematch_of: None,
+        start_position: None,
+        handovers: Vec::new(),
+    };
+    insert(state, Game::new(variant, first), new).await
 }
 
 /// The AI seats' thinking time a new game asks for.
@@ -82,11 +94,32 @@ fn ai_time_ms(req: &CreateGameRequest) -> Result<u32, ApiError> {
     Ok(ai_time_ms)
 }
 
-/// What a new game's header keeps of the game's past: its start position (absent: the game's
-/// current position, for a game that has not started yet) and the seats handed to the AI.
-#[derive(Debug, Default)]
-struct History {
+/// Whether the new game is public.
+///
+/// # Errors
+/// 422 `invalid_setup` (`seats`) for a public game without an open seat.
+fn public(req: &CreateGameRequest, seats: &[StoredSeat]) -> Result<bool, ApiError> {
+    if req.public && !seats.iter().any(|s| s.kind == PlayedBy::Open) {
+        return Err(ApiError::InvalidSetup {
+            reason: ProblemReason::Seats,
+            detail: "a public game needs an open seat: it is listed while it waits for players."
+                .into(),
+        });
+    }
+    Ok(req.public)
+}
+
+/// What a new game is made of besides its first position.
+struct NewGame {
+    seats: Vec<StoredSeat>,
+    ai_time_ms: u32,
+    rematch_of: Option<String>,
+    public: bool,
+    /// Its start position, for a game that starts from a client's position or an imported
+    /// record (it is then left out of the statistics); absent: the game's position when it is
+    /// created, the initial setup.
     start_position: Option<String>,
+    /// The seats an imported record handed to the AI.
     handovers: Vec<Handover>,
 }
 
@@ -106,60 +139,98 @@ pub async fn rematch(
     let first = variant
         .seat(usize::from(next))
         .ok_or_else(|| ApiError::internal("no seat"))?;
-    let new_game = Game::new(variant, first);
-    let seats = header.seats.clone();
-    insert(
-        state,
-        new_game,
-        seats,
-        header.ai_time_ms,
-        Some(id.to_owned()),
-        History::default(),
-    )
-    .await
+    let new = NewGame {
+        seats: header.seats.clone(),
+        ai_time_ms: header.ai_time_ms,
+        rematch_of: Some(id.to_owned()),
+        public: false,
+        start_position: None,
+        handovers: Vec::new(),
+    };
+    insert(state, Game::new(variant, first), new).await
 }
 
-/// Stores a new game with fresh tokens after letting the AI seats that start move; returns
-/// its id and version, the game and its tokens.
+/// Stores a new game with fresh tokens (and invitation codes for its open seats) after letting
+/// the AI seats that start move; returns its id and version, the game and its secrets. A
+/// public game waiting for players is listed in the lobby first, so that it is never stored
+/// unlisted (the lobby skips an entry whose game is not stored yet).
 async fn insert(
     state: &AppState,
     mut game: Game,
-    seats: Vec<StoredSeat>,
-    ai_time_ms: u32,
-    rematch_of: Option<String>,
-    history: History,
+    new: NewGame,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
-    let tokens = GameTokens {
-        host: SecretToken::generate().expose_secret().to_owned(),
-        seats: seats
-            .iter()
-            .map(|_| SecretToken::generate().expose_secret().to_owned())
-            .collect(),
-    };
+    let NewGame {
+        mut seats,
+        ai_time_ms,
+        rematch_of,
+        public,
+        start_position,
+        handovers,
+    } = new;
+    let started_elsewhere = start_position.is_some();
+    let host = SecretToken::generate();
+    let mut seat_tokens = Vec::with_capacity(seats.len());
+    let mut shown_tokens = Vec::with_capacity(seats.len());
+    let mut invitations = Vec::new();
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let token = SecretToken::generate();
+        seat_tokens.push(token.hash());
+        if seat.kind == PlayedBy::Open {
+            // Nobody learns this token: whoever joins gets a new one.
+            shown_tokens.push(None);
+            let code = SecretToken::generate();
+            seat.invitation = Some(code.hash());
+            invitations.push(Invitation {
+                seat: i as u8,
+                code: code.expose_secret().to_owned(),
+            });
+        } else {
+            shown_tokens.push(Some(token.expose_secret().to_owned()));
+        }
+    }
     let mut header = Header {
         created_at: now_secs(),
         seats,
-        host_token: TokenHash::of(&tokens.host),
-        seat_tokens: tokens.seats.iter().map(|t| TokenHash::of(t)).collect(),
+        host_token: host.hash(),
+        seat_tokens,
         ai_time_ms,
-        start_position: history
-            .start_position
+        start_position: start_position
             .unwrap_or_else(|| notation::format_position(game.variant(), game.position())),
         rematch_of,
         changes_by_version: Vec::new(),
-        handovers: history.handovers,
+        handovers,
+        public,
+        seat_changes: Vec::new(),
+        started_elsewhere,
     };
     let id = new_id();
     let mut played = Vec::new();
-    ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
-    header.note_write(crate::events::changes(&game, &header.handovers));
+    if !header.is_waiting() {
+        ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
+    }
+    header.note_write(header.changes(&game));
     let json = Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = state.store.create(&id, &json).await?;
+    if header.public && header.is_waiting() {
+        super::lobby::list(state, &id, &header, &game).await?;
+    }
+    let version = state.store.create(&id, &json, header.lifetime()).await?;
     let view = views::game_view(&id, version, &header, &game);
     remember(state, &id, version, Arc::new(header), game);
-    Ok((id, version, CreatedGame { game: view, tokens }))
+    let tokens = GameTokens {
+        host: host.expose_secret().to_owned(),
+        seats: shown_tokens,
+    };
+    Ok((
+        id,
+        version,
+        CreatedGame {
+            game: view,
+            tokens,
+            invitations,
+        },
+    ))
 }
 
 fn new_id() -> String {
@@ -168,7 +239,8 @@ fn new_id() -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-fn now_secs() -> u64 {
+/// Seconds since the Unix epoch.
+pub(super) fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -199,6 +271,19 @@ fn seat_list(req: &CreateGameRequest, players: u8) -> Result<Vec<StoredSeat>, Ap
                     )))
                 }
                 (SeatKind::Human, None) => (PlayedBy::Human, None),
+                (SeatKind::Open, Some(_)) => {
+                    return Err(invalid(format!(
+                        "seat {i} is open: a level is only for AI seats."
+                    )))
+                }
+                (SeatKind::Open, None) => {
+                    if s.name.is_some() {
+                        return Err(invalid(format!(
+                            "seat {i} is open: its player gives a name on joining."
+                        )));
+                    }
+                    (PlayedBy::Open, None)
+                }
                 (SeatKind::Ai, l) => {
                     let l = l.unwrap_or(DEFAULT_LEVEL);
                     if !(1..=halma_ai::MAX_LEVEL).contains(&l) {
@@ -211,22 +296,33 @@ fn seat_list(req: &CreateGameRequest, players: u8) -> Result<Vec<StoredSeat>, Ap
                 }
             };
             let name = match s.name {
-                Some(n)
-                    if n.trim().is_empty()
-                        || n.chars().count() > MAX_NAME_CHARS
-                        || n.chars().any(char::is_control) =>
-                {
-                    return Err(invalid(format!(
-                        "seat {i}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters."
-                    )))
+                Some(n) => {
+                    checked_name(&n).ok_or_else(|| invalid(format!("seat {i}: {NAME_RULE}")))?
                 }
-                Some(n) => n.trim().to_owned(),
                 None => match level {
                     Some(l) => format!("AI level {l}"),
-                    None => format!("Player {}", i + 1),
+                    None => default_name(i),
                 },
             };
-            Ok(StoredSeat { name, kind, level })
+            Ok(StoredSeat::new(name, kind, level))
         })
         .collect()
+}
+
+/// What a seat name must be, for error messages.
+pub(super) const NAME_RULE: &str = "a name has 1 to 64 characters and no control characters.";
+
+/// A player's name as given, trimmed, when it is one: 1 to [`MAX_NAME_CHARS`] characters and
+/// no control characters.
+pub(super) fn checked_name(name: &str) -> Option<String> {
+    let name = name.trim();
+    let ok = !name.is_empty()
+        && name.chars().count() <= MAX_NAME_CHARS
+        && !name.chars().any(char::is_control);
+    ok.then(|| name.to_owned())
+}
+
+/// The name of seat `i` (from 0) when its player gives none: `Player 1` for seat 0.
+pub(super) fn default_name(i: usize) -> String {
+    format!("Player {}", i + 1)
 }

@@ -221,7 +221,7 @@ pub async fn hand_to_ai(
 ///
 /// # Errors
 /// 404, 403 for a token that does not grant the change, 412 when the game is no longer at
-/// `expected`, 503.
+/// `expected`, 409 `game_waiting` while it waits for players, 503.
 async fn load_to_write(
     state: &AppState,
     id: &str,
@@ -239,11 +239,16 @@ async fn load_to_write(
             current: loaded.version,
         });
     }
+    if loaded.header.is_waiting() {
+        return Err(ApiError::GameWaiting);
+    }
     Ok((actor, loaded))
 }
 
-/// Stores `game` over version `expected` and caches it at the new version.
-async fn save(
+/// Stores `game` over version `expected` and caches it at the new version. Every caller
+/// refuses a game that is over already, so a game over here ended with this write: its
+/// statistics are counted in the same atomic step (once, however many instances race).
+pub(super) async fn save(
     state: &AppState,
     id: &str,
     expected: Version,
@@ -252,12 +257,24 @@ async fn save(
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let mut header = Arc::unwrap_or_clone(header);
-    header.note_write(crate::events::changes(&game, &header.handovers));
+    header.note_write(header.changes(&game));
     let header = Arc::new(header);
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = state.store.compare_and_set(id, expected, &json).await?;
+    // Games that started elsewhere than the initial setup here are not counted.
+    let version = if game.is_over() && !header.started_elsewhere {
+        let counters = super::stats::counters_of(&header, &game);
+        state
+            .store
+            .compare_and_set_counting(id, expected, &json, header.lifetime(), &counters)
+            .await?
+    } else {
+        state
+            .store
+            .compare_and_set(id, expected, &json, header.lifetime())
+            .await?
+    };
     let view = views::game_view(id, version, &header, &game);
     remember(state, id, version, header, game);
     Ok((version, MoveOutcome { game: view, played }))

@@ -95,6 +95,7 @@ pub async fn game(
         // The seats handed to the AI later are not part of that past.
         let mut header = (*loaded.header).clone();
         header.handovers.retain(|h| h.after <= ply);
+        header.seat_changes.retain(|c| c.after() <= ply);
         let view = views::game_view(id, loaded.version, &header, &past);
         return Ok(Current::Changed(loaded.version, view));
     }
@@ -125,13 +126,22 @@ pub async fn legal_moves(
     id: &str,
     from: Option<&str>,
 ) -> Result<(Version, LegalMoves), ApiError> {
-    let Loaded { version, game, .. } = load(state, id).await?;
+    let Loaded {
+        version,
+        header,
+        game,
+    } = load(state, id).await?;
     let moves = match (from, game.to_move()) {
+        _ if header.is_waiting() => Vec::new(),
         (_, None) => Vec::new(),
         (None, Some(_)) => game.legal_moves(),
         (Some(from), Some(_)) => game.legal_moves_from(parse_cell(game.variant().board(), from)?),
     };
-    Ok((version, views::legal_moves_view(version, &game, &moves)))
+    let mut view = views::legal_moves_view(version, &game, &moves);
+    if header.is_waiting() {
+        view.to_move = None;
+    }
+    Ok((version, view))
 }
 
 /// The game's full record with its text export.
@@ -226,7 +236,14 @@ pub async fn suggest(
         return Err(ApiError::BadRequest("time_ms must be at least 1.".into()));
     }
     let budget = Duration::from_millis(u64::from(time_ms)).min(state.ai_max_time);
-    let Loaded { version, game, .. } = load(state, id).await?;
+    let Loaded {
+        version,
+        header,
+        game,
+    } = load(state, id).await?;
+    if header.is_waiting() {
+        return Err(ApiError::GameWaiting);
+    }
     let Some(seat) = game.to_move() else {
         return Err(IllegalMove::GameOver.into());
     };

@@ -243,17 +243,9 @@ fn parse_text(text: &str) -> Result<Parsed, ApiError> {
                     .or_else(|| name.strip_prefix("Seat"))
                     .and_then(|n| n.parse::<u8>().ok());
                 if let Some(n) = number.filter(|&n| n >= 1) {
-                    let name = value.trim();
-                    if name.is_empty()
-                        || name.chars().count() > super::new_game::MAX_NAME_CHARS
-                        || name.chars().any(char::is_control)
-                    {
-                        return Err(bad(&format!(
-                            "a name has 1 to {} characters and no control characters",
-                            super::new_game::MAX_NAME_CHARS
-                        )));
-                    }
-                    names.push((n - 1, name.to_owned()));
+                    let name = super::new_game::checked_name(value)
+                        .ok_or_else(|| bad(super::new_game::NAME_RULE.trim_end_matches('.')))?;
+                    names.push((n - 1, name));
                 }
             }
         }

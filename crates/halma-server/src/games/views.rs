@@ -6,7 +6,8 @@ use halma_rules::{notation, Board, Cell, Game, LegalMove, Outcome, PlayedMove, S
 
 use crate::api::{
     ArmyView, GameRecord, GameResult, GameStatus, GameView, HandoverView, LegalMoveView,
-    LegalMoves, MoveView, PlaceView, ResignationView, SeatKind, SeatView, SuggestionView,
+    LegalMoves, LobbyGame, MoveView, PlaceView, ResignationView, SeatKind, SeatView,
+    SuggestionView,
 };
 use crate::games::document::{Header, PlayedBy};
 use crate::store::Version;
@@ -16,6 +17,7 @@ impl From<PlayedBy> for SeatKind {
         match kind {
             PlayedBy::Human => SeatKind::Human,
             PlayedBy::Ai => SeatKind::Ai,
+            PlayedBy::Open => SeatKind::Open,
         }
     }
 }
@@ -117,12 +119,11 @@ pub fn result_view(outcome: &Outcome) -> GameResult {
     }
 }
 
-/// The game as the API shows it.
-pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> GameView {
-    let variant: &Variant = game.variant();
-    let board = variant.board();
+/// The seats of `game` as the API shows them.
+fn seat_views(header: &Header, game: &Game) -> Vec<SeatView> {
+    let variant = game.variant();
     let pos = game.position();
-    let seats = variant
+    variant
         .seats()
         .map(|s| {
             let stored = &header.seats[usize::from(s.index())];
@@ -138,7 +139,37 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
                 eliminated: pos.is_eliminated(s),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// A game waiting for players as the lobby lists it, at `now` (seconds since the Unix epoch).
+pub fn lobby_game_view(
+    id: &str,
+    version: Version,
+    header: &Header,
+    game: &Game,
+    now: u64,
+) -> LobbyGame {
+    let setup = game.variant().setup();
+    LobbyGame {
+        id: id.to_owned(),
+        version,
+        board: setup.board,
+        players: setup.players,
+        options: setup.options.clone(),
+        seats: seat_views(header, game),
+        open_seats: header.open_seats(),
+        created_at: header.created_at,
+        age_secs: now.saturating_sub(header.created_at),
+    }
+}
+
+/// The game as the API shows it.
+pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> GameView {
+    let variant: &Variant = game.variant();
+    let board = variant.board();
+    let pos = game.position();
+    let seats = seat_views(header, game);
     let armies = variant
         .armies()
         .iter()
@@ -154,6 +185,7 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
         })
         .collect();
     let record = game.record();
+    let waiting = header.is_waiting();
     GameView {
         id: id.to_owned(),
         version,
@@ -164,15 +196,19 @@ pub fn game_view(id: &str, version: Version, header: &Header, game: &Game) -> Ga
         seats,
         armies,
         first_seat: game.first().index(),
-        to_move: game.to_move().map(|s| s.index()),
+        to_move: game.to_move().filter(|_| !waiting).map(|s| s.index()),
         status: if game.is_over() {
             GameStatus::Finished
+        } else if waiting {
+            GameStatus::Waiting
         } else {
             GameStatus::Ongoing
         },
+        open_seats: header.open_seats(),
+        public: header.public,
         result: game.outcome().map(result_view),
         move_count: u32::try_from(record.len()).unwrap_or(u32::MAX),
-        last_event_id: crate::events::changes(game, &header.handovers),
+        last_event_id: header.changes(game),
         last_move: record.last().map(|m| move_view(board, record.len() - 1, m)),
         position: notation::format_position(variant, pos),
     }

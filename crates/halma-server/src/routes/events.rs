@@ -71,7 +71,7 @@ pub async fn game_events(
     match resume {
         Some(after) => listener.queue(&loaded, after),
         None => {
-            let included = events::changes(&loaded.game, &loaded.header.handovers);
+            let included = loaded.header.changes(&loaded.game);
             let view = views::game_view(&path.id, loaded.version, &loaded.header, &loaded.game);
             listener
                 .pending
@@ -95,7 +95,8 @@ fn last_event_id(headers: &HeaderMap, loaded: &Loaded) -> Result<Option<u64>, Ap
     let Some(value) = headers.get("last-event-id") else {
         return Ok(None);
     };
-    let last = events::last_event_id(&loaded.game, &loaded.header.handovers);
+    let open = loaded.header.open_seats();
+    let last = events::last_event_id(&loaded.game, loaded.header.history(&open));
     let invalid = || {
         ApiError::BadRequest(format!(
             "Last-Event-ID must be the id of an event of this game: a whole number from 0 to {last}."
@@ -127,9 +128,12 @@ impl Listener {
             current: loaded.version,
             changes_by_version: &loaded.header.changes_by_version,
         };
-        let handovers = &loaded.header.handovers;
-        for (id, event) in events::events_after(versions, &loaded.game, handovers, after) {
+        let open = loaded.header.open_seats();
+        let history = loaded.header.history(&open);
+        for (id, event) in events::events_after(versions, &loaded.game, history, after) {
             let encoded = match &event {
+                GameEvent::SeatJoined(data_) => data(event.name(), id, data_),
+                GameEvent::SeatLeft(data_) => data(event.name(), id, data_),
                 GameEvent::Move(data_) => data(event.name(), id, data_),
                 GameEvent::Resigned(data_) => data(event.name(), id, data_),
                 GameEvent::HandedToAi(data_) => data(event.name(), id, data_),
@@ -163,7 +167,7 @@ impl Listener {
                 }
                 FeedState::Gone => {
                     self.pending.push_back(
-                        sse::Data::new("the game no longer exists (it expired)")
+                        sse::Data::new("the game no longer exists (it expired or was cancelled)")
                             .event("gone")
                             .into(),
                     );

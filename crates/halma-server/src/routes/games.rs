@@ -27,7 +27,11 @@ const MAX_WAIT_SECS: u64 = 30;
 pub fn configure(config: &mut web::ServiceConfig) {
     config
         .service(web::resource("/v1/games").route(web::post().to(create_game)))
-        .service(web::resource("/v1/games/{id}").route(web::get().to(get_game)))
+        .service(
+            web::resource("/v1/games/{id}")
+                .route(web::get().to(get_game))
+                .route(web::delete().to(cancel_game)),
+        )
         .service(
             web::resource("/v1/games/{id}/moves")
                 .route(web::get().to(list_moves))
@@ -55,6 +59,27 @@ fn tag_version(tag: &str) -> Option<Version> {
     let tag = tag.trim();
     let tag = tag.strip_prefix("W/").unwrap_or(tag);
     tag.trim_matches('"').parse().ok()
+}
+
+/// The version a write is based on when the client names one: the `If-Match` header, else
+/// the body's `version`.
+///
+/// # Errors
+/// 400 for an `If-Match` that names no version, or `*`, and when it disagrees with the body's
+/// `version`.
+pub(super) fn optional_version(
+    headers: &HeaderMap,
+    body_version: Option<Version>,
+) -> Result<Option<Version>, ApiError> {
+    if headers.get(header::IF_MATCH).is_none() {
+        return Ok(body_version);
+    }
+    match expected_version(headers, body_version) {
+        Err(ApiError::PreconditionRequired) => Err(ApiError::BadRequest(
+            "If-Match must name one version as an entity tag, e.g. \"7\"; `*` is not one.".into(),
+        )),
+        other => other.map(Some),
+    }
 }
 
 /// The version a write is based on: the `If-Match` header, else the body's `version`.
@@ -94,7 +119,7 @@ fn expected_version(
     }
 }
 
-fn json_with_etag<T: serde::Serialize>(
+pub(super) fn json_with_etag<T: serde::Serialize>(
     status: actix_web::http::StatusCode,
     version: Version,
     body: &T,
@@ -246,6 +271,33 @@ pub async fn play_move(
     let expected = expected_version(req.headers(), body.version)?;
     let (version, outcome) = games::play(&state, &path.id, token, expected, &body).await?;
     Ok(json_with_etag(StatusCode::OK, version, &outcome))
+}
+
+/// Cancels a game that waits for players: it is removed, with its lobby entry; its event
+/// streams end with a `gone` event. Host token only.
+#[utoipa::path(
+    delete,
+    path = "/v1/games/{id}",
+    tag = "seats",
+    operation_id = "cancel_game",
+    params(GamePath,
+        ("If-Match" = Option<String>, Header, nullable = false, description = "The version the cancellation is based on (optional: without it, the game is cancelled at whatever version it has while it waits)."),
+        ("Authorization" = String, Header, nullable = false, description = "`Bearer <token>`: the host token.")),
+    responses(
+        (status = 204, description = "The game is cancelled and removed."),
+        (status = "4XX", description = "400 a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` (every seat is taken: the game is on); 412 `version_mismatch`.", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn cancel_game(
+    state: web::Data<AppState>,
+    path: web::Path<GamePath>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(req.headers())?;
+    let expected = optional_version(req.headers(), None)?;
+    games::cancel(&state, &path.id, token, expected).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// A seat of a game in a path.

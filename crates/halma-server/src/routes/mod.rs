@@ -8,6 +8,9 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod lobby;
+pub mod seats;
+pub mod stats;
 
 use actix_web::web::ServiceConfig;
 use utoipa::openapi::OpenApi;
@@ -18,6 +21,9 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .service(health::healthz)
         .service(health::readyz)
         .configure(games::configure)
+        .configure(seats::configure)
+        .configure(lobby::configure)
+        .configure(stats::configure)
         .configure(boards::configure)
         .configure(analysis::configure)
         .configure(|config| docs::configure(config, openapi));

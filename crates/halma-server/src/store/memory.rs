@@ -1,11 +1,12 @@
 //! The embedded in-memory store: one process, nothing kept across restarts.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Bound;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::changes::Changes;
-use super::{Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
 /// Longest time between two sweeps of expired games.
 const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -20,6 +21,7 @@ const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 pub struct MemoryStore {
     shared: Arc<Mutex<Games>>,
     ttl: Duration,
+    waiting_ttl: Duration,
     changes: Changes,
 }
 
@@ -27,6 +29,10 @@ pub struct MemoryStore {
 struct Games {
     by_id: HashMap<String, Entry>,
     next_sweep: Instant,
+    /// The lobby indexes by name.
+    lobby: HashMap<String, BTreeSet<String>>,
+    /// The counter sets by name.
+    counters: HashMap<String, HashMap<String, i64>>,
 }
 
 #[derive(Debug)]
@@ -43,15 +49,33 @@ impl Entry {
 }
 
 impl MemoryStore {
-    /// An empty store whose games expire after `ttl` without writes.
+    /// An empty store whose games expire after `ttl` without writes (games waiting for
+    /// players too, unless [`with_waiting_ttl`](Self::with_waiting_ttl) says otherwise).
     pub fn new(ttl: Duration) -> Self {
         Self {
             shared: Arc::new(Mutex::new(Games {
                 by_id: HashMap::new(),
                 next_sweep: Instant::now() + ttl.min(MAX_SWEEP_INTERVAL),
+                lobby: HashMap::new(),
+                counters: HashMap::new(),
             })),
             ttl,
+            waiting_ttl: ttl,
             changes: Changes::new(),
+        }
+    }
+
+    /// The store with games waiting for players expiring after `ttl` without writes.
+    #[must_use]
+    pub fn with_waiting_ttl(mut self, ttl: Duration) -> Self {
+        self.waiting_ttl = ttl;
+        self
+    }
+
+    fn ttl_of(&self, lifetime: Lifetime) -> Duration {
+        match lifetime {
+            Lifetime::Playing => self.ttl,
+            Lifetime::Waiting => self.waiting_ttl,
         }
     }
 
@@ -79,11 +103,16 @@ impl MemoryStore {
     fn sweep_if_due(&self, games: &mut Games, now: Instant) {
         if now >= games.next_sweep {
             games.by_id.retain(|_, entry| entry.is_live(now));
-            games.next_sweep = now + self.ttl.min(MAX_SWEEP_INTERVAL);
+            games.next_sweep = now + self.ttl.min(self.waiting_ttl).min(MAX_SWEEP_INTERVAL);
         }
     }
 
-    pub(super) fn create(&self, id: &str, document: &str) -> Result<Version, StoreError> {
+    pub(super) fn create(
+        &self,
+        id: &str,
+        document: &str,
+        lifetime: Lifetime,
+    ) -> Result<Version, StoreError> {
         let now = Instant::now();
         let mut games = self.lock();
         self.sweep_if_due(&mut games, now);
@@ -95,7 +124,7 @@ impl MemoryStore {
             Entry {
                 version: 1,
                 document: document.to_owned(),
-                expires_at: now + self.ttl,
+                expires_at: now + self.ttl_of(lifetime),
             },
         );
         drop(games);
@@ -142,30 +171,124 @@ impl MemoryStore {
         id: &str,
         expected: Version,
         document: &str,
+        lifetime: Lifetime,
+    ) -> Result<Version, StoreError> {
+        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+    }
+
+    pub(super) fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
     ) -> Result<Version, StoreError> {
         let now = Instant::now();
         let mut games = self.lock();
         self.sweep_if_due(&mut games, now);
-        let entry = match games.by_id.get_mut(id) {
-            Some(entry) if entry.is_live(now) => entry,
-            Some(_) => {
-                games.by_id.remove(id);
-                return Err(StoreError::NotFound);
+        let entry = Self::current_entry(&mut games, id, expected, now)?;
+        entry.version += 1;
+        entry.document = document.to_owned();
+        entry.expires_at = now + self.ttl_of(lifetime);
+        let version = entry.version;
+        for (name, fields) in &counters.groups {
+            let set = games.counters.entry(name.clone()).or_default();
+            for (field, increment) in fields {
+                let counter = set.entry(field.clone()).or_default();
+                *counter = counter.saturating_add(*increment);
             }
-            None => return Err(StoreError::NotFound),
-        };
+        }
+        drop(games);
+        self.changes.publish(id, version);
+        Ok(version)
+    }
+
+    pub(super) fn counter_sets(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.lock().counters.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    pub(super) fn counters(&self, name: &str) -> Vec<(String, i64)> {
+        let mut fields: Vec<(String, i64)> = self
+            .lock()
+            .counters
+            .get(name)
+            .map(|set| set.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default();
+        fields.sort();
+        fields
+    }
+
+    pub(super) fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
+        let now = Instant::now();
+        let mut games = self.lock();
+        Self::current_entry(&mut games, id, expected, now)?;
+        games.by_id.remove(id);
+        drop(games);
+        self.changes.publish(id, expected + 1);
+        Ok(())
+    }
+
+    /// The live entry under `id` at version `expected`; an expired one is removed.
+    fn current_entry<'a>(
+        games: &'a mut Games,
+        id: &str,
+        expected: Version,
+        now: Instant,
+    ) -> Result<&'a mut Entry, StoreError> {
+        let live = games.by_id.get(id).map(|entry| entry.is_live(now));
+        if live == Some(false) {
+            games.by_id.remove(id);
+        }
+        let entry = games
+            .by_id
+            .get_mut(id)
+            .filter(|_| live == Some(true))
+            .ok_or(StoreError::NotFound)?;
         if entry.version != expected {
             return Err(StoreError::VersionMismatch {
                 current: entry.version,
             });
         }
-        entry.version += 1;
-        entry.document = document.to_owned();
-        entry.expires_at = now + self.ttl;
-        let version = entry.version;
-        drop(games);
-        self.changes.publish(id, version);
-        Ok(version)
+        Ok(entry)
+    }
+
+    pub(super) fn lobby_add(&self, entry: &str, indexes: &[String]) {
+        let mut games = self.lock();
+        for index in indexes {
+            games
+                .lobby
+                .entry(index.clone())
+                .or_default()
+                .insert(entry.to_owned());
+        }
+    }
+
+    pub(super) fn lobby_remove(&self, entry: &str, indexes: &[String]) {
+        let mut games = self.lock();
+        for index in indexes {
+            if let Some(set) = games.lobby.get_mut(index) {
+                set.remove(entry);
+                if set.is_empty() {
+                    games.lobby.remove(index);
+                }
+            }
+        }
+    }
+
+    pub(super) fn lobby_page(&self, index: &str, after: Option<&str>, limit: usize) -> Vec<String> {
+        let games = self.lock();
+        let Some(set) = games.lobby.get(index) else {
+            return Vec::new();
+        };
+        let before = after.map_or(Bound::Unbounded, Bound::Excluded);
+        set.range::<str, _>((Bound::Unbounded, before))
+            .rev()
+            .take(limit)
+            .cloned()
+            .collect()
     }
 }
 
@@ -177,12 +300,12 @@ mod tests {
     fn expired_games_are_swept_on_writes() {
         let store = MemoryStore::new(Duration::from_millis(30));
         for id in ["a", "b", "c"] {
-            assert!(store.create(id, "{}").is_ok());
+            assert!(store.create(id, "{}", Lifetime::Playing).is_ok());
         }
         assert_eq!(store.len(), 3);
         std::thread::sleep(Duration::from_millis(60));
         // Nobody reads a, b or c again; the next write sweeps them.
-        assert!(store.create("d", "{}").is_ok());
+        assert!(store.create("d", "{}", Lifetime::Playing).is_ok());
         assert_eq!(store.len(), 1);
         assert!(!store.is_empty());
     }
@@ -190,13 +313,13 @@ mod tests {
     #[test]
     fn an_expired_id_can_be_created_again() {
         let store = MemoryStore::new(Duration::from_millis(20));
-        assert!(store.create("a", "old").is_ok());
+        assert!(store.create("a", "old", Lifetime::Playing).is_ok());
         assert!(matches!(
-            store.create("a", "x"),
+            store.create("a", "x", Lifetime::Playing),
             Err(StoreError::AlreadyExists)
         ));
         std::thread::sleep(Duration::from_millis(40));
-        assert_eq!(store.create("a", "new").ok(), Some(1));
+        assert_eq!(store.create("a", "new", Lifetime::Playing).ok(), Some(1));
         assert_eq!(
             store.get("a").map(|game| game.document),
             Some("new".to_owned())

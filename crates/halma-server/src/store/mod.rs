@@ -7,7 +7,12 @@
 //!
 //! Expiry: every write (create and compare-and-set) restarts the game's idle timer; reads do
 //! not, so a game nobody moves in expires even while spectators watch it, and a read costs no
-//! write.
+//! write. A game waiting for players ([`Lifetime::Waiting`]) has a shorter timer of its own.
+//!
+//! The lobby index: named sorted sets of entries (`{created_at}.{id}` texts, see
+//! [`lobby_entry`]) that [`Store::lobby_page`] lists newest first. The index is a hint kept
+//! beside the games, not part of their writes: whoever reads a page checks each game and
+//! removes entries whose game is gone or no longer listed.
 //!
 //! Readers that keep restored games in memory ask [`Store::get_if_changed`] with the version they
 //! hold: the store then sends the document only when the game has moved on.
@@ -45,6 +50,43 @@ pub enum Lookup {
     Unchanged,
     /// The game is at another version: its document and that version.
     Changed(StoredGame),
+}
+
+/// Which idle timer a write sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    /// A game being played (or over): the store's game TTL.
+    Playing,
+    /// A game waiting for players to join: the store's waiting TTL.
+    Waiting,
+}
+
+/// The lobby entry of a game created at `created_at` (seconds since the Unix epoch): entries
+/// sort by creation time, then by id.
+pub fn lobby_entry(created_at: u64, id: &str) -> String {
+    format!("{created_at:012}.{id}")
+}
+
+/// The game id of a lobby entry, when `entry` is one.
+pub fn lobby_entry_id(entry: &str) -> Option<&str> {
+    let (time, id) = entry.split_once('.')?;
+    let well_formed = time.len() == 12
+        && time.bytes().all(|b| b.is_ascii_digit())
+        && !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    well_formed.then_some(id)
+}
+
+/// Counter increments written with a game's last move, in the same atomic step as the
+/// write (so each finished game counts once, however many instances race on its last move).
+/// Each group names a set of counters (a hash in Redis) and the increments of its fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// `(set name, [(field, increment)])`.
+    pub groups: Vec<(String, Vec<(String, i64)>)>,
 }
 
 /// Which back end a [`Store`] uses.
@@ -117,9 +159,13 @@ impl Store {
     pub async fn from_config(config: &Config) -> Result<Self, StoreError> {
         Ok(match &config.redis_url {
             Some(url) => Self::Redis(
-                RedisStore::open(url.expose_secret(), &config.key_prefix, config.game_ttl).await?,
+                RedisStore::open(url.expose_secret(), &config.key_prefix, config.game_ttl)
+                    .await?
+                    .with_waiting_ttl(config.waiting_ttl),
             ),
-            None => Self::Memory(MemoryStore::new(config.game_ttl)),
+            None => {
+                Self::Memory(MemoryStore::new(config.game_ttl).with_waiting_ttl(config.waiting_ttl))
+            }
         })
     }
 
@@ -131,15 +177,20 @@ impl Store {
         }
     }
 
-    /// Stores a new game at version 1.
+    /// Stores a new game at version 1, to expire after the idle time of `lifetime`.
     ///
     /// # Errors
     /// [`StoreError::AlreadyExists`] when the id is taken; for Redis also
     /// [`StoreError::Unavailable`] and [`StoreError::TimedOut`].
-    pub async fn create(&self, id: &str, document: &str) -> Result<Version, StoreError> {
+    pub async fn create(
+        &self,
+        id: &str,
+        document: &str,
+        lifetime: Lifetime,
+    ) -> Result<Version, StoreError> {
         match self {
-            Self::Memory(store) => store.create(id, document),
-            Self::Redis(store) => store.create(id, document).await,
+            Self::Memory(store) => store.create(id, document, lifetime),
+            Self::Redis(store) => store.create(id, document, lifetime).await,
         }
     }
 
@@ -176,7 +227,7 @@ impl Store {
     }
 
     /// Replaces a game's document if its version is still `expected`; returns the new version
-    /// (`expected + 1`) and restarts the idle timer.
+    /// (`expected + 1`) and restarts the idle timer, with the idle time of `lifetime`.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when no game has this id, [`StoreError::VersionMismatch`]
@@ -187,10 +238,121 @@ impl Store {
         id: &str,
         expected: Version,
         document: &str,
+        lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         match self {
-            Self::Memory(store) => store.compare_and_set(id, expected, document),
-            Self::Redis(store) => store.compare_and_set(id, expected, document).await,
+            Self::Memory(store) => store.compare_and_set(id, expected, document, lifetime),
+            Self::Redis(store) => {
+                store
+                    .compare_and_set(id, expected, document, lifetime)
+                    .await
+            }
+        }
+    }
+
+    /// [`compare_and_set`](Self::compare_and_set), adding `counters` in the same atomic step
+    /// when the write succeeds (and only then).
+    ///
+    /// # Errors
+    /// As for [`compare_and_set`](Self::compare_and_set).
+    pub async fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
+    ) -> Result<Version, StoreError> {
+        match self {
+            Self::Memory(store) => {
+                store.compare_and_set_counting(id, expected, document, lifetime, counters)
+            }
+            Self::Redis(store) => {
+                store
+                    .compare_and_set_counting(id, expected, document, lifetime, counters)
+                    .await
+            }
+        }
+    }
+
+    /// The names of every counter set written so far.
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+    pub async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.counter_sets()),
+            Self::Redis(store) => store.counter_sets().await,
+        }
+    }
+
+    /// The counters of the set `name` (empty when it was never written).
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
+    /// [`StoreError::Corrupt`] for a field that is not an integer.
+    pub async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.counters(name)),
+            Self::Redis(store) => store.counters(name).await,
+        }
+    }
+
+    /// Removes a game if its version is still `expected`. Its watchers hear of it (as a change
+    /// to version `expected + 1`) and then find it gone.
+    ///
+    /// # Errors
+    /// As for [`compare_and_set`](Self::compare_and_set).
+    pub async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
+        match self {
+            Self::Memory(store) => store.delete(id, expected),
+            Self::Redis(store) => store.delete(id, expected).await,
+        }
+    }
+
+    /// Adds `entry` (see [`lobby_entry`]) to each of the lobby indexes `indexes`.
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+    pub async fn lobby_add(&self, entry: &str, indexes: &[String]) -> Result<(), StoreError> {
+        match self {
+            Self::Memory(store) => {
+                store.lobby_add(entry, indexes);
+                Ok(())
+            }
+            Self::Redis(store) => store.lobby_update(entry, indexes, true).await,
+        }
+    }
+
+    /// Removes `entry` from each of the lobby indexes `indexes` (where it is).
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
+    pub async fn lobby_remove(&self, entry: &str, indexes: &[String]) -> Result<(), StoreError> {
+        match self {
+            Self::Memory(store) => {
+                store.lobby_remove(entry, indexes);
+                Ok(())
+            }
+            Self::Redis(store) => store.lobby_update(entry, indexes, false).await,
+        }
+    }
+
+    /// Up to `limit` entries of the lobby index `index`, newest first, starting after the
+    /// entry `after` when given (a page's last entry, to read the next page).
+    ///
+    /// # Errors
+    /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
+    /// [`StoreError::Corrupt`] when the index holds something this service did not write.
+    pub async fn lobby_page(
+        &self,
+        index: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Memory(store) => Ok(store.lobby_page(index, after, limit)),
+            Self::Redis(store) => store.lobby_page(index, after, limit).await,
         }
     }
 

@@ -1,7 +1,9 @@
 //! The Redis store, shared by every service instance that uses the same Redis and prefix.
 //!
 //! Layout: one hash per game under `{prefix}game:{id}` with the fields `v` (the version, a
-//! decimal integer) and `doc` (the document), and a TTL set by every write. Create,
+//! decimal integer) and `doc` (the document), and a TTL set by every write. The lobby indexes
+//! are sorted sets under `{prefix}lobby:{name}`, every member at score 0 so that they sort by
+//! their text (`{created_at}.{id}`) and pages are read with `ZREVRANGEBYLEX`. Create,
 //! compare-and-set and the read of a game the caller may hold already are Lua scripts, so each
 //! runs atomically on the server; they are invoked
 //! with `EVALSHA` (falling back to loading the script) on one shared, multiplexed
@@ -26,7 +28,7 @@ use ::redis::{Client, RedisError, Script};
 use futures_util::StreamExt as _;
 
 use super::changes::{Changes, WeakChanges};
-use super::{Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
 /// Upper bound on one store operation, reconnection attempts included.
 const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -59,9 +61,12 @@ return 1
     )
 });
 
-/// Replaces a game's document if its version is the expected one.
-/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds;
-/// ARGV[4] change channel; ARGV[5] game id.
+/// Replaces a game's document if its version is the expected one, and then adds the
+/// counters.
+/// KEYS[1] game key; KEYS[2] the set of counter set names; KEYS[3..] the counter hashes.
+/// ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds; ARGV[4] change
+/// channel; ARGV[5] game id; then per counter hash (in the order of KEYS[3..]): its name, the
+/// number n of fields, and n pairs of field and increment.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
@@ -80,8 +85,60 @@ end
 local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local at = 6
+for k = 3, #KEYS do
+  redis.call('SADD', KEYS[2], ARGV[at])
+  local fields = tonumber(ARGV[at + 1])
+  at = at + 2
+  for _ = 1, fields do
+    redis.call('HINCRBY', KEYS[k], ARGV[at], ARGV[at + 1])
+    at = at + 2
+  end
+end
 redis.call('PUBLISH', ARGV[4], new .. ' ' .. ARGV[5])
 return {2, new}
+",
+    )
+});
+
+/// Removes a game if its version is the expected one.
+/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] change channel; ARGV[3] game id.
+/// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch; {2, ''}
+/// removed; {3, detail} corrupt record.
+static DELETE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    return {3, 'the hash has no version field'}
+  end
+  return {0, ''}
+end
+if current ~= ARGV[1] then
+  return {1, current}
+end
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[2], (tonumber(current) + 1) .. ' ' .. ARGV[3])
+return {2, ''}
+",
+    )
+});
+
+/// Adds (ARGV[2] = '1') or removes (ARGV[2] = '0') the lobby entry ARGV[1] in every index
+/// KEYS. Returns the number of indexes changed.
+static LOBBY_UPDATE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local changed = 0
+for _, key in ipairs(KEYS) do
+  if ARGV[2] == '1' then
+    changed = changed + redis.call('ZADD', key, 0, ARGV[1])
+  else
+    changed = changed + redis.call('ZREM', key, ARGV[1])
+  end
+end
+return changed
 ",
     )
 });
@@ -122,6 +179,7 @@ pub struct RedisStore {
     connection: ConnectionManager,
     key_prefix: Arc<str>,
     ttl_millis: u64,
+    waiting_ttl_millis: u64,
     /// The channel the write scripts publish changes on.
     channel: Arc<str>,
     changes: Changes,
@@ -133,6 +191,7 @@ impl std::fmt::Debug for RedisStore {
         f.debug_struct("RedisStore")
             .field("key_prefix", &self.key_prefix)
             .field("ttl_millis", &self.ttl_millis)
+            .field("waiting_ttl_millis", &self.waiting_ttl_millis)
             .finish_non_exhaustive()
     }
 }
@@ -166,10 +225,41 @@ impl RedisStore {
         Ok(Self {
             connection,
             key_prefix: key_prefix.into(),
-            ttl_millis: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
+            ttl_millis: millis(ttl),
+            waiting_ttl_millis: millis(ttl),
             channel,
             changes,
         })
+    }
+
+    /// The store with games waiting for players expiring after `ttl` without writes (by
+    /// default they expire like the others).
+    #[must_use]
+    pub fn with_waiting_ttl(mut self, ttl: Duration) -> Self {
+        self.waiting_ttl_millis = millis(ttl);
+        self
+    }
+
+    fn ttl_millis_of(&self, lifetime: Lifetime) -> u64 {
+        match lifetime {
+            Lifetime::Playing => self.ttl_millis,
+            Lifetime::Waiting => self.waiting_ttl_millis,
+        }
+    }
+
+    /// The Redis key of a counter set.
+    fn counters_key(&self, name: &str) -> String {
+        format!("{}stats:{name}", self.key_prefix)
+    }
+
+    /// The Redis key of the set of counter set names.
+    fn counter_sets_key(&self) -> String {
+        format!("{}stats", self.key_prefix)
+    }
+
+    /// The Redis key of a lobby index.
+    fn lobby_key(&self, index: &str) -> String {
+        format!("{}lobby:{index}", self.key_prefix)
     }
 
     /// The watchers of games on this instance, told of every write by any instance.
@@ -182,14 +272,19 @@ impl RedisStore {
         format!("{}game:{id}", self.key_prefix)
     }
 
-    pub(super) async fn create(&self, id: &str, document: &str) -> Result<Version, StoreError> {
+    pub(super) async fn create(
+        &self,
+        id: &str,
+        document: &str,
+        lifetime: Lifetime,
+    ) -> Result<Version, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
         let created: i64 = bounded(&key, async {
             CREATE
                 .key(&key)
                 .arg(document)
-                .arg(self.ttl_millis)
+                .arg(self.ttl_millis_of(lifetime))
                 .arg(&*self.channel)
                 .arg(id)
                 .invoke_async(&mut connection)
@@ -266,15 +361,96 @@ impl RedisStore {
         id: &str,
         expected: Version,
         document: &str,
+        lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
+        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+            .await
+    }
+
+    pub(super) async fn compare_and_set_counting(
+        &self,
+        id: &str,
+        expected: Version,
+        document: &str,
+        lifetime: Lifetime,
+        counters: &Counters,
+    ) -> Result<Version, StoreError> {
+        let key = self.key(id);
+        let mut script = COMPARE_AND_SET.key(&key);
+        script.key(self.counter_sets_key());
+        for (name, _) in &counters.groups {
+            script.key(self.counters_key(name));
+        }
+        script
+            .arg(expected.to_string())
+            .arg(document)
+            .arg(self.ttl_millis_of(lifetime))
+            .arg(&*self.channel)
+            .arg(id);
+        for (name, fields) in &counters.groups {
+            script.arg(name).arg(fields.len());
+            for (field, increment) in fields {
+                script.arg(field).arg(*increment);
+            }
+        }
+        let mut connection = self.connection.clone();
+        let (status, value): (i64, String) =
+            bounded(&key, script.invoke_async(&mut connection)).await?;
+        match status {
+            0 => Err(StoreError::NotFound),
+            1 => Err(StoreError::VersionMismatch {
+                current: parse_version(&key, &value)?,
+            }),
+            2 => parse_version(&key, &value),
+            3 => Err(corrupt(&key, &value)),
+            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
+        }
+    }
+
+    pub(super) async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
+        let key = self.counter_sets_key();
+        let mut connection = self.connection.clone();
+        let mut names: Vec<String> = bounded(&key, async {
+            ::redis::cmd("SMEMBERS")
+                .arg(&key)
+                .query_async(&mut connection)
+                .await
+        })
+        .await?;
+        names.sort();
+        Ok(names)
+    }
+
+    pub(super) async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let key = self.counters_key(name);
+        let mut connection = self.connection.clone();
+        let fields: Vec<(String, String)> = bounded(&key, async {
+            ::redis::cmd("HGETALL")
+                .arg(&key)
+                .query_async(&mut connection)
+                .await
+        })
+        .await?;
+        let mut counters = fields
+            .into_iter()
+            .map(|(field, value)| {
+                value
+                    .parse::<i64>()
+                    .map(|count| (field, count))
+                    .map_err(|_| corrupt(&key, &format!("a counter is not an integer: {value:?}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        counters.sort();
+        Ok(counters)
+    }
+
+    pub(super) async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
         let (status, value): (i64, String) = bounded(&key, async {
-            COMPARE_AND_SET
+            DELETE
                 .key(&key)
                 .arg(expected.to_string())
-                .arg(document)
-                .arg(self.ttl_millis)
                 .arg(&*self.channel)
                 .arg(id)
                 .invoke_async(&mut connection)
@@ -286,10 +462,49 @@ impl RedisStore {
             1 => Err(StoreError::VersionMismatch {
                 current: parse_version(&key, &value)?,
             }),
-            2 => parse_version(&key, &value),
+            2 => Ok(()),
             3 => Err(corrupt(&key, &value)),
             other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
         }
+    }
+
+    pub(super) async fn lobby_update(
+        &self,
+        entry: &str,
+        indexes: &[String],
+        add: bool,
+    ) -> Result<(), StoreError> {
+        let mut script = LOBBY_UPDATE.prepare_invoke();
+        for index in indexes {
+            script.key(self.lobby_key(index));
+        }
+        script.arg(entry).arg(if add { "1" } else { "0" });
+        let mut connection = self.connection.clone();
+        let _changed: i64 = bounded("lobby", script.invoke_async(&mut connection)).await?;
+        Ok(())
+    }
+
+    pub(super) async fn lobby_page(
+        &self,
+        index: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let key = self.lobby_key(index);
+        let mut connection = self.connection.clone();
+        let max = after.map_or_else(|| "+".to_owned(), |after| format!("({after}"));
+        bounded(&key, async {
+            ::redis::cmd("ZREVRANGEBYLEX")
+                .arg(&key)
+                .arg(max)
+                .arg("-")
+                .arg("LIMIT")
+                .arg(0)
+                .arg(limit)
+                .query_async(&mut connection)
+                .await
+        })
+        .await
     }
 
     pub(super) async fn ping(&self) -> Result<(), StoreError> {
@@ -358,6 +573,13 @@ fn parse_change(payload: &[u8]) -> Option<(Version, &str)> {
     let (version, id) = text.split_once(' ')?;
     let version = version.parse::<Version>().ok().filter(|v| *v > 0)?;
     (!id.is_empty()).then_some((version, id))
+}
+
+/// A duration in whole milliseconds, at least 1 (Redis refuses a TTL of 0).
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
 }
 
 /// Runs a Redis operation within [`OPERATION_TIMEOUT`] and classifies its failure.

@@ -79,7 +79,7 @@ impl Api {
     }
 }
 
-async fn problem(r: reqwest::Response, status: StatusCode, code: &str) -> Problem {
+pub async fn problem(r: reqwest::Response, status: StatusCode, code: &str) -> Problem {
     assert_eq!(r.status(), status);
     let p: Problem = r.json().await.unwrap();
     assert_eq!(p.code.as_str(), code, "{p:?}");
@@ -135,7 +135,8 @@ async fn moves_and_their_error_paths() {
     let api = Api::spawn(Config::default()).await;
     let c = api.created(two_player_star()).await;
     let id = &c.game.id;
-    let (host, s0, s1) = (&c.tokens.host, &c.tokens.seats[0], &c.tokens.seats[1]);
+    let seat = |i: usize| c.tokens.seats[i].as_deref().unwrap_or_default();
+    let (host, s0, s1) = (c.tokens.host.as_str(), seat(0), seat(1));
     let listed = api.moves(id).await;
     assert_eq!(listed.moves.len(), 14);
     let only = api
@@ -354,7 +355,12 @@ async fn suggestion_and_ai_seats() {
     .await;
     // The human moves; the AI answers within the same request.
     let out: MoveOutcome = api
-        .play(id, &c.tokens.seats[0], Some(1), json!({"path": s.path}))
+        .play(
+            id,
+            c.tokens.seats[0].as_deref().unwrap_or_default(),
+            Some(1),
+            json!({"path": s.path}),
+        )
         .await
         .json()
         .await

@@ -16,4 +16,5 @@ mod http;
 mod memory_store;
 mod openapi_doc;
 mod redis_store;
+mod seats;
 mod store_suite;

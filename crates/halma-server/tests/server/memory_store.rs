@@ -56,3 +56,20 @@ async fn watchers_hear_of_writes() {
     let store = store(DAY);
     store_suite::watchers_hear_of_writes(&store, &store.clone()).await;
 }
+
+#[tokio::test]
+async fn deletes_check_the_version_and_are_announced() {
+    let store = store(DAY);
+    store_suite::deletes_check_the_version_and_are_announced(&store, &store.clone()).await;
+}
+
+#[tokio::test]
+async fn waiting_games_have_a_timer_of_their_own() {
+    let store = Store::Memory(MemoryStore::new(DAY).with_waiting_ttl(SHORT_TTL));
+    store_suite::waiting_games_have_a_timer_of_their_own(&store).await;
+}
+
+#[tokio::test]
+async fn lobby_indexes_page_newest_first() {
+    store_suite::lobby_indexes_page_newest_first(&store(DAY)).await;
+}

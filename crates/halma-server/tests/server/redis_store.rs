@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use halma_server::store::{RedisStore, Store, StoreError};
+use halma_server::store::{Lifetime, RedisStore, Store, StoreError};
 use halma_testkit::RedisServer;
 
 use crate::store_suite::{self, SHORT_TTL};
@@ -86,7 +86,7 @@ async fn watchers_hear_again_after_redis_restarts() {
     let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
     let mut watch = reader.changes().watch("r1");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    writer.create("r1", "v1").await.unwrap();
+    writer.create("r1", "v1", Lifetime::Playing).await.unwrap();
     tokio::time::timeout(Duration::from_secs(2), watch.changed())
         .await
         .expect("announced before the restart");
@@ -99,7 +99,11 @@ async fn watchers_hear_again_after_redis_restarts() {
         .expect("woken after the subscription came back");
     let restarted = Instant::now();
     loop {
-        if writer.create("r1", "after").await.is_ok() {
+        if writer
+            .create("r1", "after", Lifetime::Playing)
+            .await
+            .is_ok()
+        {
             break;
         }
         assert!(restarted.elapsed() < Duration::from_secs(15), "no recovery");
@@ -112,12 +116,41 @@ async fn watchers_hear_again_after_redis_restarts() {
 }
 
 #[tokio::test]
+async fn deletes_check_the_version_and_are_announced() {
+    let server = RedisServer::start();
+    let writer = store(&server, DAY).await;
+    let reader = store(&server, DAY).await;
+    store_suite::deletes_check_the_version_and_are_announced(&writer, &reader).await;
+}
+
+#[tokio::test]
+async fn waiting_games_have_a_timer_of_their_own() {
+    let server = RedisServer::start();
+    let store = Store::Redis(
+        RedisStore::open(&server.url(), PREFIX, DAY)
+            .await
+            .unwrap()
+            .with_waiting_ttl(SHORT_TTL),
+    );
+    store_suite::waiting_games_have_a_timer_of_their_own(&store).await;
+}
+
+#[tokio::test]
+async fn lobby_indexes_page_newest_first() {
+    let server = RedisServer::start();
+    store_suite::lobby_indexes_page_newest_first(&store(&server, DAY).await).await;
+}
+
+#[tokio::test]
 async fn games_are_hashes_with_version_and_document_and_a_ttl() {
     let server = RedisServer::start();
     let store = store(&server, DAY).await;
-    store.create("layout", r#"{"a":1}"#).await.unwrap();
     store
-        .compare_and_set("layout", 1, r#"{"a":2}"#)
+        .create("layout", r#"{"a":1}"#, Lifetime::Playing)
+        .await
+        .unwrap();
+    store
+        .compare_and_set("layout", 1, r#"{"a":2}"#, Lifetime::Playing)
         .await
         .unwrap();
     let mut raw = raw_connection(&server).await;
@@ -185,7 +218,7 @@ async fn corrupt_records_are_errors_not_panics() {
     assert_eq!(store.get("other-fields").await.unwrap(), None);
     assert_eq!(store.get_if_changed("other-fields", 1).await.unwrap(), None);
     for id in ["text-version", "no-version", "string"] {
-        let write = store.compare_and_set(id, 1, "{}").await;
+        let write = store.compare_and_set(id, 1, "{}", Lifetime::Playing).await;
         assert!(
             matches!(&write, Err(StoreError::Corrupt { .. })),
             "compare_and_set {id}: {write:?}"
@@ -200,7 +233,10 @@ async fn corrupt_records_are_errors_not_panics() {
 async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
     let mut server = RedisServer::start();
     let store = store(&server, DAY).await;
-    store.create("before", "x").await.unwrap();
+    store
+        .create("before", "x", Lifetime::Playing)
+        .await
+        .unwrap();
 
     server.stop();
     let outage = Instant::now();
@@ -210,8 +246,11 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
             store.ping().await.err(),
             store.get("before").await.err(),
             store.get_if_changed("before", 1).await.err(),
-            store.create("during", "y").await.err(),
-            store.compare_and_set("before", 1, "z").await.err(),
+            store.create("during", "y", Lifetime::Playing).await.err(),
+            store
+                .compare_and_set("before", 1, "z", Lifetime::Playing)
+                .await
+                .err(),
         ];
         for result in results {
             assert!(
@@ -248,15 +287,24 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
     );
     // The restarted Redis keeps nothing; new writes work on the same store value.
     assert_eq!(store.get("before").await.unwrap(), None);
-    assert_eq!(store.create("after", "y").await.unwrap(), 1);
-    assert_eq!(store.compare_and_set("after", 1, "y2").await.unwrap(), 2);
+    assert_eq!(
+        store.create("after", "y", Lifetime::Playing).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .compare_and_set("after", 1, "y2", Lifetime::Playing)
+            .await
+            .unwrap(),
+        2
+    );
 }
 
 #[tokio::test]
 async fn a_frozen_redis_times_out_instead_of_hanging() {
     let server = RedisServer::start();
     let store = store(&server, DAY).await;
-    store.create("g", "x").await.unwrap();
+    store.create("g", "x", Lifetime::Playing).await.unwrap();
 
     server.signal("-STOP");
     let started = Instant::now();

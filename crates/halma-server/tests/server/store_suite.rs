@@ -4,14 +4,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use halma_server::store::{Lookup, Store, StoreError, StoredGame};
+use halma_server::store::{Lifetime, Lookup, Store, StoreError, StoredGame};
 use tokio::sync::Barrier;
 
 /// TTL for the expiry test: long enough for a loaded machine, short enough to wait for.
 pub const SHORT_TTL: Duration = Duration::from_millis(800);
 
 pub async fn create_get_and_compare_and_set(store: &Store) {
-    assert_eq!(store.create("g1", r#"{"moves":[]}"#).await.unwrap(), 1);
+    assert_eq!(
+        store
+            .create("g1", r#"{"moves":[]}"#, Lifetime::Playing)
+            .await
+            .unwrap(),
+        1
+    );
     assert_eq!(
         store.get("g1").await.unwrap(),
         Some(StoredGame {
@@ -21,14 +27,14 @@ pub async fn create_get_and_compare_and_set(store: &Store) {
     );
     assert_eq!(
         store
-            .compare_and_set("g1", 1, r#"{"moves":["a1-b2"]}"#)
+            .compare_and_set("g1", 1, r#"{"moves":["a1-b2"]}"#, Lifetime::Playing)
             .await
             .unwrap(),
         2
     );
     assert_eq!(
         store
-            .compare_and_set("g1", 2, r#"{"moves":["a1-b2","c3-d4"]}"#)
+            .compare_and_set("g1", 2, r#"{"moves":["a1-b2","c3-d4"]}"#, Lifetime::Playing)
             .await
             .unwrap(),
         3
@@ -41,7 +47,7 @@ pub async fn create_get_and_compare_and_set(store: &Store) {
 
 /// A reader holding a version gets "unchanged" while it is current, else the stored game.
 pub async fn get_if_changed_sends_the_document_only_when_it_changed(store: &Store) {
-    store.create("g3", "v1").await.unwrap();
+    store.create("g3", "v1", Lifetime::Playing).await.unwrap();
     assert_eq!(
         store.get_if_changed("g3", 1).await.unwrap(),
         Some(Lookup::Unchanged)
@@ -57,7 +63,10 @@ pub async fn get_if_changed_sends_the_document_only_when_it_changed(store: &Stor
         store.get_if_changed("g3", 7).await.unwrap(),
         changed(1, "v1")
     );
-    store.compare_and_set("g3", 1, "v2").await.unwrap();
+    store
+        .compare_and_set("g3", 1, "v2", Lifetime::Playing)
+        .await
+        .unwrap();
     assert_eq!(
         store.get_if_changed("g3", 1).await.unwrap(),
         changed(2, "v2")
@@ -73,9 +82,15 @@ pub async fn get_if_changed_sends_the_document_only_when_it_changed(store: &Stor
 }
 
 pub async fn create_refuses_a_taken_id(store: &Store) {
-    assert_eq!(store.create("taken", "first").await.unwrap(), 1);
+    assert_eq!(
+        store
+            .create("taken", "first", Lifetime::Playing)
+            .await
+            .unwrap(),
+        1
+    );
     assert!(matches!(
-        store.create("taken", "second").await,
+        store.create("taken", "second", Lifetime::Playing).await,
         Err(StoreError::AlreadyExists)
     ));
     let game = store.get("taken").await.unwrap().unwrap();
@@ -83,10 +98,16 @@ pub async fn create_refuses_a_taken_id(store: &Store) {
 }
 
 pub async fn stale_versions_get_the_current_one(store: &Store) {
-    store.create("g2", "v1").await.unwrap();
-    store.compare_and_set("g2", 1, "v2").await.unwrap();
+    store.create("g2", "v1", Lifetime::Playing).await.unwrap();
+    store
+        .compare_and_set("g2", 1, "v2", Lifetime::Playing)
+        .await
+        .unwrap();
     for stale in [1, 3, 99] {
-        match store.compare_and_set("g2", stale, "lost").await {
+        match store
+            .compare_and_set("g2", stale, "lost", Lifetime::Playing)
+            .await
+        {
             Err(StoreError::VersionMismatch { current }) => assert_eq!(current, 2),
             other => panic!("expected a version mismatch, got {other:?}"),
         }
@@ -98,7 +119,9 @@ pub async fn stale_versions_get_the_current_one(store: &Store) {
 pub async fn unknown_games_are_not_found(store: &Store) {
     assert_eq!(store.get("nobody").await.unwrap(), None);
     assert!(matches!(
-        store.compare_and_set("nobody", 1, "x").await,
+        store
+            .compare_and_set("nobody", 1, "x", Lifetime::Playing)
+            .await,
         Err(StoreError::NotFound)
     ));
     // A failed compare-and-set does not create the game.
@@ -107,11 +130,14 @@ pub async fn unknown_games_are_not_found(store: &Store) {
 
 /// `store` must have been made with [`SHORT_TTL`].
 pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
-    store.create("idle", "v1").await.unwrap();
-    store.create("busy", "v1").await.unwrap();
+    store.create("idle", "v1", Lifetime::Playing).await.unwrap();
+    store.create("busy", "v1", Lifetime::Playing).await.unwrap();
     tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(100)).await;
     // A write restarts the timer; a read does not.
-    store.compare_and_set("busy", 1, "v2").await.unwrap();
+    store
+        .compare_and_set("busy", 1, "v2", Lifetime::Playing)
+        .await
+        .unwrap();
     assert!(store.get("idle").await.unwrap().is_some());
     tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(100)).await;
     assert_eq!(
@@ -121,7 +147,9 @@ pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
     );
     assert_eq!(store.get_if_changed("idle", 1).await.unwrap(), None);
     assert!(matches!(
-        store.compare_and_set("idle", 1, "late").await,
+        store
+            .compare_and_set("idle", 1, "late", Lifetime::Playing)
+            .await,
         Err(StoreError::NotFound)
     ));
     assert_eq!(
@@ -135,7 +163,13 @@ pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
         "busy game outlived its TTL"
     );
     // An expired id is free again.
-    assert_eq!(store.create("idle", "new").await.unwrap(), 1);
+    assert_eq!(
+        store
+            .create("idle", "new", Lifetime::Playing)
+            .await
+            .unwrap(),
+        1
+    );
 }
 
 /// What the concurrency test saw.
@@ -149,7 +183,7 @@ pub struct RaceOutcome {
 /// number once.
 pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOutcome {
     const TASKS: usize = 50;
-    store.create("race", "[]").await.unwrap();
+    store.create("race", "[]", Lifetime::Playing).await.unwrap();
     let start = Arc::new(Barrier::new(TASKS));
     let conflicts = Arc::new(AtomicUsize::new(0));
     let mut handles = Vec::with_capacity(TASKS);
@@ -166,7 +200,10 @@ pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOu
                 // Let the other tasks read the same version before this one writes.
                 tokio::task::yield_now().await;
                 let document = serde_json::to_string(&list).unwrap();
-                match store.compare_and_set("race", game.version, &document).await {
+                match store
+                    .compare_and_set("race", game.version, &document, Lifetime::Playing)
+                    .await
+                {
                     Ok(version) => {
                         assert_eq!(version, game.version + 1);
                         break;
@@ -217,14 +254,20 @@ pub async fn watchers_hear_of_writes(writer: &Store, reader: &Store) {
     for w in [&mut watch, &mut other] {
         let _ = tokio::time::timeout(Duration::from_millis(20), w.changed()).await;
     }
-    writer.create("w1", "v1").await.unwrap();
+    writer.create("w1", "v1", Lifetime::Playing).await.unwrap();
     assert!(hears(&mut watch).await, "the creation was not announced");
     assert_eq!(watch.latest(), 1);
-    writer.compare_and_set("w1", 1, "v2").await.unwrap();
+    writer
+        .compare_and_set("w1", 1, "v2", Lifetime::Playing)
+        .await
+        .unwrap();
     assert!(hears(&mut watch).await, "the write was not announced");
     assert_eq!(watch.latest(), 2);
     // A failed write announces nothing.
-    assert!(writer.compare_and_set("w1", 1, "stale").await.is_err());
+    assert!(writer
+        .compare_and_set("w1", 1, "stale", Lifetime::Playing)
+        .await
+        .is_err());
     assert!(
         tokio::time::timeout(Duration::from_millis(300), watch.changed())
             .await
@@ -238,11 +281,136 @@ pub async fn watchers_hear_of_writes(writer: &Store, reader: &Store) {
         "a watcher of another game woke"
     );
     // Several writes before the watcher looks: it wakes once and sees the newest version.
-    writer.compare_and_set("w1", 2, "v3").await.unwrap();
-    writer.compare_and_set("w1", 3, "v4").await.unwrap();
+    writer
+        .compare_and_set("w1", 2, "v3", Lifetime::Playing)
+        .await
+        .unwrap();
+    writer
+        .compare_and_set("w1", 3, "v4", Lifetime::Playing)
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(hears(&mut watch).await);
     assert_eq!(watch.latest(), 4);
     drop((watch, other));
     assert_eq!(reader.changes().watched_games(), 0);
+}
+
+/// A delete is a compare-and-set too: a stale one changes nothing; the watchers (of `reader`,
+/// which may be another instance) hear of a successful one.
+pub async fn deletes_check_the_version_and_are_announced(writer: &Store, reader: &Store) {
+    let mut watch = reader.changes().watch("d1");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _ = tokio::time::timeout(Duration::from_millis(20), watch.changed()).await;
+    writer.create("d1", "v1", Lifetime::Waiting).await.unwrap();
+    writer
+        .compare_and_set("d1", 1, "v2", Lifetime::Waiting)
+        .await
+        .unwrap();
+    assert!(matches!(
+        writer.delete("d1", 1).await,
+        Err(StoreError::VersionMismatch { current: 2 })
+    ));
+    assert_eq!(
+        writer.get("d1").await.unwrap().map(|game| game.version),
+        Some(2)
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    while tokio::time::timeout(Duration::from_millis(20), watch.changed())
+        .await
+        .is_ok()
+    {}
+    writer.delete("d1", 2).await.unwrap();
+    assert!(hears(&mut watch).await, "the delete was not announced");
+    assert_eq!(watch.latest(), 3);
+    assert_eq!(writer.get("d1").await.unwrap(), None);
+    assert_eq!(reader.get("d1").await.unwrap(), None);
+    assert!(matches!(
+        writer.delete("d1", 2).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        writer.delete("nobody", 1).await,
+        Err(StoreError::NotFound)
+    ));
+    // The id is free again.
+    assert_eq!(
+        writer.create("d1", "new", Lifetime::Playing).await.unwrap(),
+        1
+    );
+}
+
+/// `store` must have been made with a game TTL of a day and a waiting TTL of [`SHORT_TTL`]: a
+/// waiting game expires after the short time; once it is written as playing, after the long.
+pub async fn waiting_games_have_a_timer_of_their_own(store: &Store) {
+    store.create("wait", "v1", Lifetime::Waiting).await.unwrap();
+    store
+        .create("start", "v1", Lifetime::Waiting)
+        .await
+        .unwrap();
+    store.create("play", "v1", Lifetime::Playing).await.unwrap();
+    store
+        .compare_and_set("start", 1, "v2", Lifetime::Playing)
+        .await
+        .unwrap();
+    tokio::time::sleep(SHORT_TTL + Duration::from_millis(300)).await;
+    assert_eq!(
+        store.get("wait").await.unwrap(),
+        None,
+        "a waiting game outlived the waiting TTL"
+    );
+    assert_eq!(
+        store.get("start").await.unwrap().map(|game| game.version),
+        Some(2),
+        "a started game expired with the waiting TTL"
+    );
+    assert!(store.get("play").await.unwrap().is_some());
+}
+
+/// The lobby indexes list entries newest first (by their text), page after page, each index
+/// on its own.
+pub async fn lobby_indexes_page_newest_first(store: &Store) {
+    use halma_server::store::{lobby_entry, lobby_entry_id};
+    let both = ["all".to_owned(), "b=star".to_owned()];
+    let all = ["all".to_owned()];
+    let entries: Vec<String> = (0..5)
+        .map(|i| lobby_entry(1_000 + i, &format!("g{i}")))
+        .collect();
+    for (i, entry) in entries.iter().enumerate() {
+        let indexes: &[String] = if i % 2 == 0 { &both } else { &all };
+        store.lobby_add(entry, indexes).await.unwrap();
+    }
+    // Adding twice changes nothing.
+    store.lobby_add(&entries[0], &both).await.unwrap();
+    let first = store.lobby_page("all", None, 2).await.unwrap();
+    assert_eq!(first, [entries[4].clone(), entries[3].clone()]);
+    let second = store.lobby_page("all", Some(&first[1]), 2).await.unwrap();
+    assert_eq!(second, [entries[2].clone(), entries[1].clone()]);
+    let last = store.lobby_page("all", Some(&second[1]), 2).await.unwrap();
+    assert_eq!(last, [entries[0].clone()]);
+    assert!(store
+        .lobby_page("all", Some(&last[0]), 2)
+        .await
+        .unwrap()
+        .is_empty());
+    let stars = store.lobby_page("b=star", None, 10).await.unwrap();
+    assert_eq!(
+        stars,
+        [entries[4].clone(), entries[2].clone(), entries[0].clone()]
+    );
+    assert!(store
+        .lobby_page("b=square8", None, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    store.lobby_remove(&entries[2], &both).await.unwrap();
+    // Removing what is not there is no error.
+    store.lobby_remove(&entries[2], &both).await.unwrap();
+    let stars = store.lobby_page("b=star", None, 10).await.unwrap();
+    assert_eq!(stars, [entries[4].clone(), entries[0].clone()]);
+    assert_eq!(store.lobby_page("all", None, 10).await.unwrap().len(), 4);
+    assert_eq!(lobby_entry_id(&entries[3]), Some("g3"));
+    for bad in ["", "g1", "12.g1", "000000001000.", "000000001000.a b"] {
+        assert_eq!(lobby_entry_id(bad), None, "{bad:?}");
+    }
 }

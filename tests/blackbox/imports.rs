@@ -12,6 +12,12 @@ use crate::server::TestServer;
 /// The AI seats' thinking time in these games: the AI only keeps the game going.
 const AI_TIME_MS: u32 = 5;
 
+/// Finished games in the service's statistics.
+async fn finished_games(server: &TestServer) -> u64 {
+    let stats = server.client().game_stats().send().await.unwrap().into_inner();
+    stats.groups.iter().map(|g| g.games_finished).sum()
+}
+
 /// A game's position key, from its notation (through the rules crate, as the service keeps it).
 fn hash(position: &str) -> u64 {
     let (_, pos) = halma_rules::notation::parse_position(position).unwrap();
@@ -233,6 +239,19 @@ pub async fn export_then_import_gives_the_same_game_on_every_board(server: &Test
         assert_eq!(record.result.is_some(), c.finish || teams, "{name}");
         round_trip(server, &name, &session).await;
     }
+    // Imported games, finished or finished later, are not counted in the statistics.
+    let counted = finished_games(server).await;
+    assert!(counted >= 3, "the games finished above are counted: {counted}");
+    let ongoing = played(server, "imported-then-finished", &case(Square8, 2), 6).await;
+    let record = ongoing.record().await.unwrap();
+    let (mut imported, _) =
+        GameSession::create(server.client(), start(None, Some(record.export), None))
+            .await
+            .unwrap();
+    imported.resign(0).await.unwrap();
+    assert!(imported.is_finished());
+    assert_eq!(finished_games(server).await, counted);
+
     // A game not played at all, and one just started from a position.
     let fresh = played(server, "fresh", &case(Square16, 4), 0).await;
     round_trip(server, "fresh", &fresh).await;

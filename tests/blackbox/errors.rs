@@ -355,22 +355,22 @@ pub async fn invalid_setups(server: &TestServer) {
     let cases: [(types::CreateGameRequest, &str); 8] = [
         (
             types::CreateGameRequest {
-                players: 5,
+                players: Some(5),
                 ..two_player_star()
             },
             "players",
         ),
         (
             types::CreateGameRequest {
-                board: types::BoardName::Square8,
-                players: 4,
+                board: Some(types::BoardName::Square8),
+                players: Some(4),
                 ..two_player_star()
             },
             "players",
         ),
         (
             types::CreateGameRequest {
-                board: types::BoardName::Square8,
+                board: Some(types::BoardName::Square8),
                 options: Some(types::RuleOptions {
                     long_jumps: Some(true),
                     ..types::RuleOptions::default()
@@ -381,7 +381,7 @@ pub async fn invalid_setups(server: &TestServer) {
         ),
         (
             types::CreateGameRequest {
-                players: 3,
+                players: Some(3),
                 options: Some(types::RuleOptions {
                     teams: Some(true),
                     ..types::RuleOptions::default()
@@ -393,7 +393,7 @@ pub async fn invalid_setups(server: &TestServer) {
         (
             // The grace period belongs to the anti-blocking rule, off on 8 x 8 by default.
             types::CreateGameRequest {
-                board: types::BoardName::Square8,
+                board: Some(types::BoardName::Square8),
                 options: Some(types::RuleOptions {
                     anti_blocking_grace: Some(10),
                     ..types::RuleOptions::default()
@@ -453,11 +453,11 @@ pub async fn invalid_setups(server: &TestServer) {
         StatusCode::BAD_REQUEST,
         ProblemCode::BadRequest,
     );
-    // A builder missing a required field never reaches the service.
+    // Without a board (and without a position or a record to start from) the request is
+    // malformed.
     let incomplete = types::CreateGameRequest::builder().players(2_u8);
     let err = client.create_game().body(incomplete).send().await;
-    assert!(matches!(
-        err.map_err(HalmaError::from),
-        Err(HalmaError::InvalidRequest(_))
-    ));
+    let err = err.map_err(HalmaError::from).err().unwrap();
+    assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST), "{err}");
+    assert_eq!(err.code(), Some(&ProblemCode::InvalidJson));
 }

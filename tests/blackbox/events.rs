@@ -58,10 +58,13 @@ pub async fn two_listeners_see_a_whole_game_alike(server: &TestServer) {
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(5),
-        board: types::BoardName::Square8,
+        board: Some(types::BoardName::Square8),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![ai_seat(4), ai_seat(2)],
     };
     let (mut host, _tokens) = GameSession::create(server.client(), request).await.unwrap();
@@ -132,10 +135,13 @@ pub async fn a_listener_that_reconnects_gets_exactly_what_it_missed(server: &Tes
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(5),
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![types::SeatRequest::default(), ai_seat(1)],
     };
     let (mut player, _tokens) = GameSession::create(server.client(), request).await.unwrap();
@@ -201,13 +207,16 @@ fn three_players_against_two_ais() -> types::CreateGameRequest {
     types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(5),
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: Some(types::RuleOptions {
             arm_size: Some(3),
             ..types::RuleOptions::default()
         }),
-        players: 3,
+        players: Some(3),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![types::SeatRequest::default(), ai_seat(2), ai_seat(2)],
     }
 }
@@ -307,10 +316,13 @@ pub async fn with_two_players_a_resignation_ends_the_game(server: &TestServer) {
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: None,
-        board: types::BoardName::Square8,
+        board: Some(types::BoardName::Square8),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: Vec::new(),
     };
     let (mut host, _tokens) = GameSession::create(server.client(), request).await.unwrap();
@@ -324,10 +336,13 @@ pub async fn seats_handed_to_the_ai_finish_the_game(server: &TestServer) {
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(5),
-        board: types::BoardName::Square8,
+        board: Some(types::BoardName::Square8),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: Vec::new(),
     };
     let (mut host, tokens) = GameSession::create(server.client(), request).await.unwrap();

@@ -68,10 +68,13 @@ impl Setup {
         types::CreateGameRequest {
             public: None,
             ai_time_ms: Some(AI_TIME_MS),
-            board: self.board,
+            board: Some(self.board),
             first_seat: Some(0),
             options: Some(self.options.clone()),
-            players: self.players,
+            players: Some(self.players),
+            position: None,
+            record: None,
+            record_json: None,
             seats,
         }
     }
@@ -319,13 +322,16 @@ pub async fn ai_plays_every_seat(server: &TestServer) {
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(AI_TIME_MS),
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: None,
         options: Some(types::RuleOptions {
             arm_size: Some(3),
             ..types::RuleOptions::default()
         }),
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![
             types::SeatRequest {
                 kind: Some(types::SeatKind::Ai),

@@ -28,13 +28,16 @@ fn four_seats_three_open(public: bool) -> types::CreateGameRequest {
     types::CreateGameRequest {
         public: Some(public),
         ai_time_ms: Some(5),
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: Some(types::RuleOptions {
             arm_size: Some(3),
             ..types::RuleOptions::default()
         }),
-        players: 4,
+        players: Some(4),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![
             seat(types::SeatKind::Human, Some("Host")),
             seat(types::SeatKind::Open, None),
@@ -430,7 +433,7 @@ pub async fn the_host_cancels_a_waiting_game(server: &TestServer) {
             seat(types::SeatKind::Human, None),
             seat(types::SeatKind::Open, None),
         ],
-        players: 2,
+        players: Some(2),
         ..four_seats_three_open(false)
     };
     let (host, tokens, invitations) = GameSession::create_with_invitations(client, request)

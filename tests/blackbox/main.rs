@@ -19,11 +19,14 @@
 // Tests fail by panicking: unwrapping is how a test says "this must succeed".
 #![allow(clippy::unwrap_used)]
 
+mod analysis;
 mod checks;
 mod errors;
 mod events;
 mod games;
+mod imports;
 mod invitations;
+mod pictures;
 mod race;
 mod rng;
 mod server;
@@ -88,4 +91,21 @@ on_both_stores! {
     the_host_cancels_a_waiting_game => crate::invitations::the_host_cancels_a_waiting_game,
     statistics_count_each_finished_game_once =>
         crate::stats::statistics_count_each_finished_game_once,
+    export_then_import_gives_the_same_game_on_every_board =>
+        crate::imports::export_then_import_gives_the_same_game_on_every_board,
+    bad_records_are_refused_with_the_move_at_fault =>
+        crate::imports::bad_records_are_refused_with_the_move_at_fault,
+    positions_name_what_is_wrong => crate::imports::positions_name_what_is_wrong,
+    analysis_agrees_with_the_game_endpoints =>
+        crate::analysis::analysis_agrees_with_the_game_endpoints,
+    analysis_errors => crate::analysis::analysis_errors,
+}
+
+/// The board pictures in a browser: once, over the in-memory store (the picture does not
+/// depend on the store). Needs `chromium`: fails without it under `CI=true`, else skips,
+/// saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_pictures_render_in_a_browser() {
+    let server = crate::server::TestServer::memory().await;
+    crate::pictures::board_pictures_render_in_a_browser(&server).await;
 }

@@ -15,10 +15,13 @@ pub async fn two_clients_race_on_one_version(server: &TestServer) {
     let request = types::CreateGameRequest {
         public: None,
         ai_time_ms: None,
-        board: types::BoardName::Square16,
+        board: Some(types::BoardName::Square16),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: Vec::new(),
     };
     let (mut a, tokens) = GameSession::create(server.client(), request).await.unwrap();

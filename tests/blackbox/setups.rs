@@ -7,10 +7,13 @@ pub fn two_player_star() -> types::CreateGameRequest {
     types::CreateGameRequest {
         public: None,
         ai_time_ms: None,
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: None,
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: Vec::new(),
     }
 }

@@ -18,13 +18,16 @@ fn request() -> types::CreateGameRequest {
     types::CreateGameRequest {
         public: None,
         ai_time_ms: Some(5),
-        board: types::BoardName::Star,
+        board: Some(types::BoardName::Star),
         first_seat: Some(0),
         options: Some(types::RuleOptions {
             arm_size: Some(3),
             ..types::RuleOptions::default()
         }),
-        players: 2,
+        players: Some(2),
+        position: None,
+        record: None,
+        record_json: None,
         seats: vec![
             types::SeatRequest {
                 kind: Some(types::SeatKind::Human),

@@ -38,7 +38,9 @@ pub struct ApiProblem {
 ///     code: ProblemCode::VersionMismatch,
 ///     current_version: Some(5),
 ///     detail: "The game has changed: its current version is 5.".to_owned(),
+///     field: None,
 ///     limit_bytes: None,
+///     move_number: None,
 ///     reason: None,
 ///     status: 412,
 ///     title: "Version mismatch".to_owned(),
@@ -142,6 +144,20 @@ impl HalmaError {
     #[must_use]
     pub fn current_version(&self) -> Option<u64> {
         self.problem()?.current_version
+    }
+
+    /// With 422 `invalid_position`: where the problem is, as a path into the request
+    /// (`position.placement`, `options.fifteen_pieces`).
+    #[must_use]
+    pub fn field(&self) -> Option<&str> {
+        self.problem()?.field.as_deref()
+    }
+
+    /// With 422 `invalid_record`: the number of the record's move at fault (from 1; 0 before
+    /// the first move), absent for its tags and start.
+    #[must_use]
+    pub fn move_number(&self) -> Option<u32> {
+        self.problem()?.move_number
     }
 
     /// Whether the same request may succeed when sent again unchanged: transport failures,
@@ -263,7 +279,9 @@ mod tests {
             code,
             current_version: None,
             detail: format!("detail of {code}"),
+            field: None,
             limit_bytes: None,
+            move_number: None,
             reason,
             status: status.as_u16(),
             title: code.to_string(),

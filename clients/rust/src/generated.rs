@@ -39,6 +39,165 @@ based on, when no `If-Match` header is sent.*/
             Default::default()
         }
     }
+    ///Whether a move is legal in a position, and where it leads.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct AnalysisCheck {
+        ///When it is not: the explanation.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Whether the move is legal.
+        pub legal: bool,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub played: ::std::option::Option<MoveView>,
+        ///When it is legal: the position after it, in the notation.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub position_after: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<ProblemReason>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub result_after: ::std::option::Option<GameResult>,
+        ///The seat the move is for: the seat to move.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub seat: ::std::option::Option<u8>,
+        ///When it is legal: the seat to move after it; absent when it ends the game.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move_after: ::std::option::Option<u8>,
+    }
+    impl AnalysisCheck {
+        pub fn builder() -> builder::AnalysisCheck {
+            Default::default()
+        }
+    }
+    ///A move to check in a position: `path`, `from` with `to`, or `notation`, as when playing.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct AnalysisCheckRequest {
+        ///Start cell (with `to`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub from: ::std::option::Option<::std::string::String>,
+        ///The move in the notation.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub notation: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub options: ::std::option::Option<RuleOptions>,
+        ///The full path, start and end included.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub path: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        ///The position in the notation.
+        pub position: ::std::string::String,
+        ///End cell (with `from`).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to: ::std::option::Option<::std::string::String>,
+    }
+    impl AnalysisCheckRequest {
+        pub fn builder() -> builder::AnalysisCheckRequest {
+            Default::default()
+        }
+    }
+    ///The legal moves of a position.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct AnalysisMoves {
+        ///Each (from, to) pair once, with a shortest path.
+        pub moves: ::std::vec::Vec<LegalMoveView>,
+        /**The position as the service reads it (its options field with the request's added, and
+the turn passed on when the player to move cannot move).*/
+        pub position: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub result: ::std::option::Option<GameResult>,
+        ///The seat to move; absent when the position ends the game (then `moves` is empty).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub to_move: ::std::option::Option<u8>,
+    }
+    impl AnalysisMoves {
+        pub fn builder() -> builder::AnalysisMoves {
+            Default::default()
+        }
+    }
+    /**A position to analyse: the notation (as `position` of a game shows it) and rule options
+that add to the position's own.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct AnalysisMovesRequest {
+        ///Only the moves of the piece on this cell.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub from: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub options: ::std::option::Option<RuleOptions>,
+        ///The position in the notation.
+        pub position: ::std::string::String,
+    }
+    impl AnalysisMovesRequest {
+        pub fn builder() -> builder::AnalysisMovesRequest {
+            Default::default()
+        }
+    }
+    /**The AI's answer about a position: the fields of a game's suggestion (without a version),
+and the best moves of `multipv`.*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct AnalysisSuggestion {
+        ///Depth of the last completed search iteration.
+        pub depth: u32,
+        ///Time the search took, in milliseconds.
+        pub elapsed_ms: u64,
+        ///Start cell.
+        pub from: ::std::string::String,
+        /**The level used: the one asked for, or 4 (the one-ply player) when every search slot
+of the instance stayed busy for the whole budget.*/
+        pub level: u8,
+        /**The best moves, best first (`multipv` of them, fewer when the seat has fewer moves):
+the first is the move above, each next one the best of the moves not listed before.*/
+        pub lines: ::std::vec::Vec<SuggestionLine>,
+        ///Positions searched, over every line.
+        pub nodes: u64,
+        ///The move in the notation.
+        pub notation: ::std::string::String,
+        ///A shortest path for the move.
+        pub path: ::std::vec::Vec<::std::string::String>,
+        ///The expected line of play, as moves in `from-to` notation, starting with this move.
+        pub principal_variation: ::std::vec::Vec<::std::string::String>,
+        ///The evaluation for the seat to move (16 units per row of distance; wins score high).
+        pub score: i32,
+        ///The seat the suggestion is for.
+        pub seat: u8,
+        ///The time budget used, in milliseconds.
+        pub time_budget_ms: u32,
+        ///End cell.
+        pub to: ::std::string::String,
+    }
+    impl AnalysisSuggestion {
+        pub fn builder() -> builder::AnalysisSuggestion {
+            Default::default()
+        }
+    }
+    ///A position to ask the AI about.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct AnalysisSuggestionRequest {
+        ///Strength from 1 to 10 (default 10).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub level: ::std::option::Option<::std::num::NonZeroU8>,
+        /**How many of the best moves to list in `lines`, best first, each with its score (1 to
+10, default 1).*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub multipv: ::std::option::Option<::std::num::NonZeroU8>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub options: ::std::option::Option<RuleOptions>,
+        ///The position in the notation.
+        pub position: ::std::string::String,
+        /**The positions the game went through before this one, oldest first, in the notation
+(at most 64): the AI steers clear of repeating them, as it does in a stored game.*/
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub recent: ::std::vec::Vec<::std::string::String>,
+        /**Thinking time in milliseconds (default 200; capped by the service's configuration),
+shared by the lines of `multipv`.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub time_ms: ::std::option::Option<u32>,
+    }
+    impl AnalysisSuggestionRequest {
+        pub fn builder() -> builder::AnalysisSuggestionRequest {
+            Default::default()
+        }
+    }
     ///One army: a colour set with its home and goal areas and where its pieces stand.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct ArmyView {
@@ -269,26 +428,51 @@ apart).*/
             Default::default()
         }
     }
-    ///A new game.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    /**A new game: from the initial setup of `board` and `players`, or from a `position`, or as the
+import of a `record` (text) or `record_json` (JSON). At most one of the three starts may be
+given; with one of them, `board`, `players` and `options` may be left out (given, they must
+agree with it, and `options` add to its own).*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct CreateGameRequest {
         /**Thinking time of the AI seats per move, in milliseconds (default 200, capped by the
 service's configuration).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub ai_time_ms: ::std::option::Option<u32>,
-        pub board: BoardName,
-        ///The seat that moves first; absent: drawn by lot.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub board: ::std::option::Option<BoardName>,
+        /**The seat that moves first; absent: drawn by lot. Not with a `position` or a record
+(their player to move moves first).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub first_seat: ::std::option::Option<u8>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub options: ::std::option::Option<RuleOptions>,
-        ///Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8.
-        pub players: u8,
+        /**Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8
+(required unless a `position` or a record is given).*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub players: ::std::option::Option<u8>,
+        /**Start from this position in the notation (as `position` of `GET /v1/games/{id}` shows
+it) instead of the initial setup; its player to move moves first. A position that
+cannot be played is 422 `invalid_position`, whose `field` names the field at fault
+(`position.placement`), or the option it needs (`options.fifteen_pieces` for armies of
+15 pieces).*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub position: ::std::option::Option<::std::string::String>,
         /**List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
 then join its open seats without a code. Only for games with an open seat.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub public: ::std::option::Option<bool>,
+        /**Import a game from its text export (`export` of `GET /v1/games/{id}/record`, or the
+`text/plain` download): the setup, the start and every move, resignation and handover
+are replayed and checked against the rules, and the game goes on from its last
+position (AI seats to move then move). The seat names come from its `Player` tags (or
+the `Seat` tags of older exports) unless `seats` are given; seats the record hands to
+the AI are AI seats. A record that does not replay is 422 `invalid_record` with the
+`move_number` at fault and a `reason`.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub record: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub record_json: ::std::option::Option<GameRecord>,
         /**The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
 one entry per player.*/
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -929,7 +1113,8 @@ anyone may join under any name, and every game played under it counts here.*/
     }
     /**An error response (RFC 9457 problem details) with a stable machine-readable `code`:
 `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
-`reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+`reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
+`move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
 a `Retry-After` header.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Problem {
@@ -939,9 +1124,18 @@ a `Retry-After` header.*/
         pub current_version: ::std::option::Option<u64>,
         ///An explanation of this occurrence.
         pub detail: ::std::string::String,
+        /**With `invalid_position`: where the problem is, as a path into the request
+(`position.placement`, `recent[2].to_move`, `options.fifteen_pieces`).*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub field: ::std::option::Option<::std::string::String>,
         ///With `payload_too_large`: the body size limit in bytes, when known.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub limit_bytes: ::std::option::Option<u64>,
+        /**With `invalid_record`: the number of the record's move at fault, from 1 (also for a
+resignation or handover: the move it follows; 0 before the first move); absent for a
+problem with the record's tags or start.*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub move_number: ::std::option::Option<u32>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<ProblemReason>,
         ///The HTTP status code.
@@ -1018,6 +1212,10 @@ status.*/
         InvalidInvitation,
         #[serde(rename = "too_many_streams")]
         TooManyStreams,
+        #[serde(rename = "invalid_position")]
+        InvalidPosition,
+        #[serde(rename = "invalid_record")]
+        InvalidRecord,
         #[serde(rename = "internal")]
         Internal,
     }
@@ -1047,6 +1245,8 @@ status.*/
                 Self::SeatNotJoined => f.write_str("seat_not_joined"),
                 Self::InvalidInvitation => f.write_str("invalid_invitation"),
                 Self::TooManyStreams => f.write_str("too_many_streams"),
+                Self::InvalidPosition => f.write_str("invalid_position"),
+                Self::InvalidRecord => f.write_str("invalid_record"),
                 Self::Internal => f.write_str("internal"),
             }
         }
@@ -1080,6 +1280,8 @@ status.*/
                 "seat_not_joined" => Ok(Self::SeatNotJoined),
                 "invalid_invitation" => Ok(Self::InvalidInvitation),
                 "too_many_streams" => Ok(Self::TooManyStreams),
+                "invalid_position" => Ok(Self::InvalidPosition),
+                "invalid_record" => Ok(Self::InvalidRecord),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
             }
@@ -1154,6 +1356,28 @@ why the setup cannot be played.*/
         FirstSeat,
         #[serde(rename = "seats")]
         Seats,
+        #[serde(rename = "start_conflict")]
+        StartConflict,
+        #[serde(rename = "unreadable")]
+        Unreadable,
+        #[serde(rename = "piece_count")]
+        PieceCount,
+        #[serde(rename = "options_disagree")]
+        OptionsDisagree,
+        #[serde(rename = "not_playing")]
+        NotPlaying,
+        #[serde(rename = "finish_not_marked")]
+        FinishNotMarked,
+        #[serde(rename = "leave_home_not_marked")]
+        LeaveHomeNotMarked,
+        #[serde(rename = "wrong_player")]
+        WrongPlayer,
+        #[serde(rename = "skipped")]
+        Skipped,
+        #[serde(rename = "not_allowed")]
+        NotAllowed,
+        #[serde(rename = "mismatch")]
+        Mismatch,
     }
     impl ::std::fmt::Display for ProblemReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -1177,6 +1401,17 @@ why the setup cannot be played.*/
                 Self::Option => f.write_str("option"),
                 Self::FirstSeat => f.write_str("first_seat"),
                 Self::Seats => f.write_str("seats"),
+                Self::StartConflict => f.write_str("start_conflict"),
+                Self::Unreadable => f.write_str("unreadable"),
+                Self::PieceCount => f.write_str("piece_count"),
+                Self::OptionsDisagree => f.write_str("options_disagree"),
+                Self::NotPlaying => f.write_str("not_playing"),
+                Self::FinishNotMarked => f.write_str("finish_not_marked"),
+                Self::LeaveHomeNotMarked => f.write_str("leave_home_not_marked"),
+                Self::WrongPlayer => f.write_str("wrong_player"),
+                Self::Skipped => f.write_str("skipped"),
+                Self::NotAllowed => f.write_str("not_allowed"),
+                Self::Mismatch => f.write_str("mismatch"),
             }
         }
     }
@@ -1205,6 +1440,17 @@ why the setup cannot be played.*/
                 "option" => Ok(Self::Option),
                 "first_seat" => Ok(Self::FirstSeat),
                 "seats" => Ok(Self::Seats),
+                "start_conflict" => Ok(Self::StartConflict),
+                "unreadable" => Ok(Self::Unreadable),
+                "piece_count" => Ok(Self::PieceCount),
+                "options_disagree" => Ok(Self::OptionsDisagree),
+                "not_playing" => Ok(Self::NotPlaying),
+                "finish_not_marked" => Ok(Self::FinishNotMarked),
+                "leave_home_not_marked" => Ok(Self::LeaveHomeNotMarked),
+                "wrong_player" => Ok(Self::WrongPlayer),
+                "skipped" => Ok(Self::Skipped),
+                "not_allowed" => Ok(Self::NotAllowed),
+                "mismatch" => Ok(Self::Mismatch),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1755,6 +2001,31 @@ mover), whoever the seats were.*/
             Default::default()
         }
     }
+    ///One of the best moves of a position, with its score and expected line of play.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SuggestionLine {
+        ///Depth of the last completed search iteration.
+        pub depth: u32,
+        ///Start cell.
+        pub from: ::std::string::String,
+        ///Positions searched for this line.
+        pub nodes: u64,
+        ///The move in the notation.
+        pub notation: ::std::string::String,
+        ///A shortest path for the move.
+        pub path: ::std::vec::Vec<::std::string::String>,
+        ///The expected line of play, as moves in `from-to` notation, starting with this move.
+        pub principal_variation: ::std::vec::Vec<::std::string::String>,
+        ///The evaluation for the seat to move (16 units per row of distance; wins score high).
+        pub score: i32,
+        ///End cell.
+        pub to: ::std::string::String,
+    }
+    impl SuggestionLine {
+        pub fn builder() -> builder::SuggestionLine {
+            Default::default()
+        }
+    }
     ///A suggested move for the seat to move, with the search's statistics.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct SuggestionView {
@@ -1906,6 +2177,904 @@ of the instance stayed busy for the whole budget.*/
         impl ::std::convert::From<super::AiTurnsRequest> for AiTurnsRequest {
             fn from(value: super::AiTurnsRequest) -> Self {
                 Self { version: Ok(value.version) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisCheck {
+            detail: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            legal: ::std::result::Result<bool, ::std::string::String>,
+            played: ::std::result::Result<
+                ::std::option::Option<super::MoveView>,
+                ::std::string::String,
+            >,
+            position_after: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            reason: ::std::result::Result<
+                ::std::option::Option<super::ProblemReason>,
+                ::std::string::String,
+            >,
+            result_after: ::std::result::Result<
+                ::std::option::Option<super::GameResult>,
+                ::std::string::String,
+            >,
+            seat: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            to_move_after: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalysisCheck {
+            fn default() -> Self {
+                Self {
+                    detail: Ok(Default::default()),
+                    legal: Err("no value supplied for legal".to_string()),
+                    played: Ok(Default::default()),
+                    position_after: Ok(Default::default()),
+                    reason: Ok(Default::default()),
+                    result_after: Ok(Default::default()),
+                    seat: Ok(Default::default()),
+                    to_move_after: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalysisCheck {
+            pub fn detail<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.detail = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for detail: {e}")
+                    });
+                self
+            }
+            pub fn legal<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.legal = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for legal: {e}")
+                    });
+                self
+            }
+            pub fn played<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::MoveView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.played = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for played: {e}")
+                    });
+                self
+            }
+            pub fn position_after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position_after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for position_after: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn reason<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::ProblemReason>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.reason = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for reason: {e}")
+                    });
+                self
+            }
+            pub fn result_after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::GameResult>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.result_after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for result_after: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn to_move_after<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move_after = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move_after: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisCheck> for super::AnalysisCheck {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisCheck,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    detail: value.detail?,
+                    legal: value.legal?,
+                    played: value.played?,
+                    position_after: value.position_after?,
+                    reason: value.reason?,
+                    result_after: value.result_after?,
+                    seat: value.seat?,
+                    to_move_after: value.to_move_after?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisCheck> for AnalysisCheck {
+            fn from(value: super::AnalysisCheck) -> Self {
+                Self {
+                    detail: Ok(value.detail),
+                    legal: Ok(value.legal),
+                    played: Ok(value.played),
+                    position_after: Ok(value.position_after),
+                    reason: Ok(value.reason),
+                    result_after: Ok(value.result_after),
+                    seat: Ok(value.seat),
+                    to_move_after: Ok(value.to_move_after),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisCheckRequest {
+            from: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            notation: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            options: ::std::result::Result<
+                ::std::option::Option<super::RuleOptions>,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<
+                ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                ::std::string::String,
+            >,
+            position: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            to: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalysisCheckRequest {
+            fn default() -> Self {
+                Self {
+                    from: Ok(Default::default()),
+                    notation: Ok(Default::default()),
+                    options: Ok(Default::default()),
+                    path: Ok(Default::default()),
+                    position: Err("no value supplied for position".to_string()),
+                    to: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalysisCheckRequest {
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn notation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.notation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for notation: {e}")
+                    });
+                self
+            }
+            pub fn options<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::RuleOptions>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.options = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for options: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn position<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+            pub fn to<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for to: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisCheckRequest>
+        for super::AnalysisCheckRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisCheckRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    from: value.from?,
+                    notation: value.notation?,
+                    options: value.options?,
+                    path: value.path?,
+                    position: value.position?,
+                    to: value.to?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisCheckRequest> for AnalysisCheckRequest {
+            fn from(value: super::AnalysisCheckRequest) -> Self {
+                Self {
+                    from: Ok(value.from),
+                    notation: Ok(value.notation),
+                    options: Ok(value.options),
+                    path: Ok(value.path),
+                    position: Ok(value.position),
+                    to: Ok(value.to),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisMoves {
+            moves: ::std::result::Result<
+                ::std::vec::Vec<super::LegalMoveView>,
+                ::std::string::String,
+            >,
+            position: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            result: ::std::result::Result<
+                ::std::option::Option<super::GameResult>,
+                ::std::string::String,
+            >,
+            to_move: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalysisMoves {
+            fn default() -> Self {
+                Self {
+                    moves: Err("no value supplied for moves".to_string()),
+                    position: Err("no value supplied for position".to_string()),
+                    result: Ok(Default::default()),
+                    to_move: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalysisMoves {
+            pub fn moves<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::LegalMoveView>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.moves = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for moves: {e}")
+                    });
+                self
+            }
+            pub fn position<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+            pub fn result<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::GameResult>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.result = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for result: {e}")
+                    });
+                self
+            }
+            pub fn to_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for to_move: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisMoves> for super::AnalysisMoves {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisMoves,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    moves: value.moves?,
+                    position: value.position?,
+                    result: value.result?,
+                    to_move: value.to_move?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisMoves> for AnalysisMoves {
+            fn from(value: super::AnalysisMoves) -> Self {
+                Self {
+                    moves: Ok(value.moves),
+                    position: Ok(value.position),
+                    result: Ok(value.result),
+                    to_move: Ok(value.to_move),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisMovesRequest {
+            from: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            options: ::std::result::Result<
+                ::std::option::Option<super::RuleOptions>,
+                ::std::string::String,
+            >,
+            position: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalysisMovesRequest {
+            fn default() -> Self {
+                Self {
+                    from: Ok(Default::default()),
+                    options: Ok(Default::default()),
+                    position: Err("no value supplied for position".to_string()),
+                }
+            }
+        }
+        impl AnalysisMovesRequest {
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn options<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::RuleOptions>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.options = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for options: {e}")
+                    });
+                self
+            }
+            pub fn position<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisMovesRequest>
+        for super::AnalysisMovesRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisMovesRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    from: value.from?,
+                    options: value.options?,
+                    position: value.position?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisMovesRequest> for AnalysisMovesRequest {
+            fn from(value: super::AnalysisMovesRequest) -> Self {
+                Self {
+                    from: Ok(value.from),
+                    options: Ok(value.options),
+                    position: Ok(value.position),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisSuggestion {
+            depth: ::std::result::Result<u32, ::std::string::String>,
+            elapsed_ms: ::std::result::Result<u64, ::std::string::String>,
+            from: ::std::result::Result<::std::string::String, ::std::string::String>,
+            level: ::std::result::Result<u8, ::std::string::String>,
+            lines: ::std::result::Result<
+                ::std::vec::Vec<super::SuggestionLine>,
+                ::std::string::String,
+            >,
+            nodes: ::std::result::Result<u64, ::std::string::String>,
+            notation: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            principal_variation: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            score: ::std::result::Result<i32, ::std::string::String>,
+            seat: ::std::result::Result<u8, ::std::string::String>,
+            time_budget_ms: ::std::result::Result<u32, ::std::string::String>,
+            to: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalysisSuggestion {
+            fn default() -> Self {
+                Self {
+                    depth: Err("no value supplied for depth".to_string()),
+                    elapsed_ms: Err("no value supplied for elapsed_ms".to_string()),
+                    from: Err("no value supplied for from".to_string()),
+                    level: Err("no value supplied for level".to_string()),
+                    lines: Err("no value supplied for lines".to_string()),
+                    nodes: Err("no value supplied for nodes".to_string()),
+                    notation: Err("no value supplied for notation".to_string()),
+                    path: Err("no value supplied for path".to_string()),
+                    principal_variation: Err(
+                        "no value supplied for principal_variation".to_string(),
+                    ),
+                    score: Err("no value supplied for score".to_string()),
+                    seat: Err("no value supplied for seat".to_string()),
+                    time_budget_ms: Err(
+                        "no value supplied for time_budget_ms".to_string(),
+                    ),
+                    to: Err("no value supplied for to".to_string()),
+                }
+            }
+        }
+        impl AnalysisSuggestion {
+            pub fn depth<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.depth = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for depth: {e}")
+                    });
+                self
+            }
+            pub fn elapsed_ms<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.elapsed_ms = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for elapsed_ms: {e}")
+                    });
+                self
+            }
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn lines<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::SuggestionLine>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.lines = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for lines: {e}")
+                    });
+                self
+            }
+            pub fn nodes<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.nodes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for nodes: {e}")
+                    });
+                self
+            }
+            pub fn notation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.notation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for notation: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn principal_variation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.principal_variation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for principal_variation: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn score<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.score = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for score: {e}")
+                    });
+                self
+            }
+            pub fn seat<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u8>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.seat = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for seat: {e}")
+                    });
+                self
+            }
+            pub fn time_budget_ms<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.time_budget_ms = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for time_budget_ms: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn to<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for to: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisSuggestion> for super::AnalysisSuggestion {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisSuggestion,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    depth: value.depth?,
+                    elapsed_ms: value.elapsed_ms?,
+                    from: value.from?,
+                    level: value.level?,
+                    lines: value.lines?,
+                    nodes: value.nodes?,
+                    notation: value.notation?,
+                    path: value.path?,
+                    principal_variation: value.principal_variation?,
+                    score: value.score?,
+                    seat: value.seat?,
+                    time_budget_ms: value.time_budget_ms?,
+                    to: value.to?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisSuggestion> for AnalysisSuggestion {
+            fn from(value: super::AnalysisSuggestion) -> Self {
+                Self {
+                    depth: Ok(value.depth),
+                    elapsed_ms: Ok(value.elapsed_ms),
+                    from: Ok(value.from),
+                    level: Ok(value.level),
+                    lines: Ok(value.lines),
+                    nodes: Ok(value.nodes),
+                    notation: Ok(value.notation),
+                    path: Ok(value.path),
+                    principal_variation: Ok(value.principal_variation),
+                    score: Ok(value.score),
+                    seat: Ok(value.seat),
+                    time_budget_ms: Ok(value.time_budget_ms),
+                    to: Ok(value.to),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalysisSuggestionRequest {
+            level: ::std::result::Result<
+                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::string::String,
+            >,
+            multipv: ::std::result::Result<
+                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::string::String,
+            >,
+            options: ::std::result::Result<
+                ::std::option::Option<super::RuleOptions>,
+                ::std::string::String,
+            >,
+            position: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            recent: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            time_ms: ::std::result::Result<
+                ::std::option::Option<u32>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalysisSuggestionRequest {
+            fn default() -> Self {
+                Self {
+                    level: Ok(Default::default()),
+                    multipv: Ok(Default::default()),
+                    options: Ok(Default::default()),
+                    position: Err("no value supplied for position".to_string()),
+                    recent: Ok(Default::default()),
+                    time_ms: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalysisSuggestionRequest {
+            pub fn level<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.level = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for level: {e}")
+                    });
+                self
+            }
+            pub fn multipv<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.multipv = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for multipv: {e}")
+                    });
+                self
+            }
+            pub fn options<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::RuleOptions>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.options = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for options: {e}")
+                    });
+                self
+            }
+            pub fn position<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for position: {e}")
+                    });
+                self
+            }
+            pub fn recent<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.recent = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for recent: {e}")
+                    });
+                self
+            }
+            pub fn time_ms<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u32>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.time_ms = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for time_ms: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalysisSuggestionRequest>
+        for super::AnalysisSuggestionRequest {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalysisSuggestionRequest,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    level: value.level?,
+                    multipv: value.multipv?,
+                    options: value.options?,
+                    position: value.position?,
+                    recent: value.recent?,
+                    time_ms: value.time_ms?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalysisSuggestionRequest>
+        for AnalysisSuggestionRequest {
+            fn from(value: super::AnalysisSuggestionRequest) -> Self {
+                Self {
+                    level: Ok(value.level),
+                    multipv: Ok(value.multipv),
+                    options: Ok(value.options),
+                    position: Ok(value.position),
+                    recent: Ok(value.recent),
+                    time_ms: Ok(value.time_ms),
+                }
             }
         }
         #[derive(Clone, Debug)]
@@ -2495,7 +3664,10 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<u32>,
                 ::std::string::String,
             >,
-            board: ::std::result::Result<super::BoardName, ::std::string::String>,
+            board: ::std::result::Result<
+                ::std::option::Option<super::BoardName>,
+                ::std::string::String,
+            >,
             first_seat: ::std::result::Result<
                 ::std::option::Option<u8>,
                 ::std::string::String,
@@ -2504,9 +3676,24 @@ of the instance stayed busy for the whole budget.*/
                 ::std::option::Option<super::RuleOptions>,
                 ::std::string::String,
             >,
-            players: ::std::result::Result<u8, ::std::string::String>,
+            players: ::std::result::Result<
+                ::std::option::Option<u8>,
+                ::std::string::String,
+            >,
+            position: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
             public: ::std::result::Result<
                 ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            record: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            record_json: ::std::result::Result<
+                ::std::option::Option<super::GameRecord>,
                 ::std::string::String,
             >,
             seats: ::std::result::Result<
@@ -2518,11 +3705,14 @@ of the instance stayed busy for the whole budget.*/
             fn default() -> Self {
                 Self {
                     ai_time_ms: Ok(Default::default()),
-                    board: Err("no value supplied for board".to_string()),
+                    board: Ok(Default::default()),
                     first_seat: Ok(Default::default()),
                     options: Ok(Default::default()),
-                    players: Err("no value supplied for players".to_string()),
+                    players: Ok(Default::default()),
+                    position: Ok(Default::default()),
                     public: Ok(Default::default()),
+                    record: Ok(Default::default()),
+                    record_json: Ok(Default::default()),
                     seats: Ok(Default::default()),
                 }
             }
@@ -2542,7 +3732,7 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn board<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::BoardName>,
+                T: ::std::convert::TryInto<::std::option::Option<super::BoardName>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.board = value
@@ -2578,13 +3768,25 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn players<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<u8>,
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.players = value
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for players: {e}")
+                    });
+                self
+            }
+            pub fn position<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.position = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for position: {e}")
                     });
                 self
             }
@@ -2597,6 +3799,30 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for public: {e}")
+                    });
+                self
+            }
+            pub fn record<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.record = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for record: {e}")
+                    });
+                self
+            }
+            pub fn record_json<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::GameRecord>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.record_json = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for record_json: {e}")
                     });
                 self
             }
@@ -2624,7 +3850,10 @@ of the instance stayed busy for the whole budget.*/
                     first_seat: value.first_seat?,
                     options: value.options?,
                     players: value.players?,
+                    position: value.position?,
                     public: value.public?,
+                    record: value.record?,
+                    record_json: value.record_json?,
                     seats: value.seats?,
                 })
             }
@@ -2637,7 +3866,10 @@ of the instance stayed busy for the whole budget.*/
                     first_seat: Ok(value.first_seat),
                     options: Ok(value.options),
                     players: Ok(value.players),
+                    position: Ok(value.position),
                     public: Ok(value.public),
+                    record: Ok(value.record),
+                    record_json: Ok(value.record_json),
                     seats: Ok(value.seats),
                 }
             }
@@ -5106,8 +6338,16 @@ of the instance stayed busy for the whole budget.*/
                 ::std::string::String,
             >,
             detail: ::std::result::Result<::std::string::String, ::std::string::String>,
+            field: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
             limit_bytes: ::std::result::Result<
                 ::std::option::Option<u64>,
+                ::std::string::String,
+            >,
+            move_number: ::std::result::Result<
+                ::std::option::Option<u32>,
                 ::std::string::String,
             >,
             reason: ::std::result::Result<
@@ -5124,7 +6364,9 @@ of the instance stayed busy for the whole budget.*/
                     code: Err("no value supplied for code".to_string()),
                     current_version: Ok(Default::default()),
                     detail: Err("no value supplied for detail".to_string()),
+                    field: Ok(Default::default()),
                     limit_bytes: Ok(Default::default()),
+                    move_number: Ok(Default::default()),
                     reason: Ok(Default::default()),
                     status: Err("no value supplied for status".to_string()),
                     title: Err("no value supplied for title".to_string()),
@@ -5171,6 +6413,18 @@ of the instance stayed busy for the whole budget.*/
                     });
                 self
             }
+            pub fn field<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.field = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for field: {e}")
+                    });
+                self
+            }
             pub fn limit_bytes<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<::std::option::Option<u64>>,
@@ -5180,6 +6434,18 @@ of the instance stayed busy for the whole budget.*/
                     .try_into()
                     .map_err(|e| {
                         format!("error converting supplied value for limit_bytes: {e}")
+                    });
+                self
+            }
+            pub fn move_number<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u32>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.move_number = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for move_number: {e}")
                     });
                 self
             }
@@ -5241,7 +6507,9 @@ of the instance stayed busy for the whole budget.*/
                     code: value.code?,
                     current_version: value.current_version?,
                     detail: value.detail?,
+                    field: value.field?,
                     limit_bytes: value.limit_bytes?,
+                    move_number: value.move_number?,
                     reason: value.reason?,
                     status: value.status?,
                     title: value.title?,
@@ -5255,7 +6523,9 @@ of the instance stayed busy for the whole budget.*/
                     code: Ok(value.code),
                     current_version: Ok(value.current_version),
                     detail: Ok(value.detail),
+                    field: Ok(value.field),
                     limit_bytes: Ok(value.limit_bytes),
+                    move_number: Ok(value.move_number),
                     reason: Ok(value.reason),
                     status: Ok(value.status),
                     title: Ok(value.title),
@@ -7201,6 +8471,171 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct SuggestionLine {
+            depth: ::std::result::Result<u32, ::std::string::String>,
+            from: ::std::result::Result<::std::string::String, ::std::string::String>,
+            nodes: ::std::result::Result<u64, ::std::string::String>,
+            notation: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            principal_variation: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            score: ::std::result::Result<i32, ::std::string::String>,
+            to: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SuggestionLine {
+            fn default() -> Self {
+                Self {
+                    depth: Err("no value supplied for depth".to_string()),
+                    from: Err("no value supplied for from".to_string()),
+                    nodes: Err("no value supplied for nodes".to_string()),
+                    notation: Err("no value supplied for notation".to_string()),
+                    path: Err("no value supplied for path".to_string()),
+                    principal_variation: Err(
+                        "no value supplied for principal_variation".to_string(),
+                    ),
+                    score: Err("no value supplied for score".to_string()),
+                    to: Err("no value supplied for to".to_string()),
+                }
+            }
+        }
+        impl SuggestionLine {
+            pub fn depth<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.depth = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for depth: {e}")
+                    });
+                self
+            }
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn nodes<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.nodes = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for nodes: {e}")
+                    });
+                self
+            }
+            pub fn notation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.notation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for notation: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn principal_variation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.principal_variation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for principal_variation: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn score<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.score = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for score: {e}")
+                    });
+                self
+            }
+            pub fn to<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for to: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SuggestionLine> for super::SuggestionLine {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SuggestionLine,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    depth: value.depth?,
+                    from: value.from?,
+                    nodes: value.nodes?,
+                    notation: value.notation?,
+                    path: value.path?,
+                    principal_variation: value.principal_variation?,
+                    score: value.score?,
+                    to: value.to?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SuggestionLine> for SuggestionLine {
+            fn from(value: super::SuggestionLine) -> Self {
+                Self {
+                    depth: Ok(value.depth),
+                    from: Ok(value.from),
+                    nodes: Ok(value.nodes),
+                    notation: Ok(value.notation),
+                    path: Ok(value.path),
+                    principal_variation: Ok(value.principal_variation),
+                    score: Ok(value.score),
+                    to: Ok(value.to),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct SuggestionView {
             depth: ::std::result::Result<u32, ::std::string::String>,
             elapsed_ms: ::std::result::Result<u64, ::std::string::String>,
@@ -7488,6 +8923,8 @@ of the instance stayed busy for the whole budget.*/
 
 A stateless REST service that hosts games of Chinese checkers and Halma. Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code`.
 
+Seats and players: every `seat` in JSON (bodies, paths, queries) counts from 0 in turn order; texts for people count players from 1, player n being seat n - 1: the position notation's player to move (`... 1 0,0`), the text export of a record (`[Player1 "Ada"]`, `[First "1"]`, `12. 2 c1-e3`), the board picture's title and the default seat names (`Player 1`). Problem details say `seat` for the first kind and `player` for the second.
+
 Version: 0.1.0*/
 pub struct Client {
     pub(crate) baseurl: String,
@@ -7563,6 +9000,49 @@ let response = client.readyz()
 ```*/
     pub fn readyz(&self) -> builder::Readyz<'_> {
         builder::Readyz::new(self)
+    }
+    /**Checks a move in a position (stores nothing): whether it is legal, which rule it breaks
+when it is not (an illegal move is an answer here, not an error), and the position after it
+
+Sends a `POST` request to `/v1/analysis/check`
+
+```ignore
+let response = client.analysis_check()
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn analysis_check(&self) -> builder::AnalysisCheck<'_> {
+        builder::AnalysisCheck::new(self)
+    }
+    /**The legal moves of a position (stores nothing)
+
+Sends a `POST` request to `/v1/analysis/moves`
+
+```ignore
+let response = client.analysis_moves()
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn analysis_moves(&self) -> builder::AnalysisMoves<'_> {
+        builder::AnalysisMoves::new(self)
+    }
+    /**The AI's suggestion for a position, and with `multipv` its best few moves with their
+scores (stores nothing). It answers as `GET /v1/games/{id}/suggestion` does for a game at
+that position, on the same search slots, within the same time cap, falling back to the
+one-ply move when every slot stays busy
+
+Sends a `POST` request to `/v1/analysis/suggestion`
+
+```ignore
+let response = client.analysis_suggestion()
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn analysis_suggestion(&self) -> builder::AnalysisSuggestion<'_> {
+        builder::AnalysisSuggestion::new(self)
     }
     /**The boards offered
 
@@ -7671,6 +9151,35 @@ let response = client.ai_turns()
     pub fn ai_turns(&self) -> builder::AiTurns<'_> {
         builder::AiTurns::new(self)
     }
+    /**A picture of the game: an SVG document for an `<img>` tag, with the last move's path
+marked. It is cacheable by version: the `ETag` is the game's version, and `If-None-Match`
+with it gets `304 Not Modified`
+
+Sends a `GET` request to `/v1/games/{id}/board.svg`
+
+Arguments:
+- `id`: The game's id.
+- `bottom`: The seat to draw at the bottom, as its player sees the board (default: the board
+unturned, seat 0's home at the bottom). The star turns by sixths of a turn, square
+boards by quarter turns; the text stays upright.
+- `names`: Write each cell's name (`e5`) on the board (default false).
+- `ply`: The board as it stood after this ply (0: the start).
+- `size`: The length of the picture's longer side in pixels, 64 to 4096 (default 640).
+- `if_none_match`: An entity tag from an earlier answer: 304 when the game has not changed.
+```ignore
+let response = client.get_board_picture()
+    .id(id)
+    .bottom(bottom)
+    .names(names)
+    .ply(ply)
+    .size(size)
+    .if_none_match(if_none_match)
+    .send()
+    .await;
+```*/
+    pub fn get_board_picture(&self) -> builder::GetBoardPicture<'_> {
+        builder::GetBoardPicture::new(self)
+    }
     /**Follows a game live
 
 A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
@@ -7736,7 +9245,10 @@ let response = client.play_move()
     pub fn play_move(&self) -> builder::PlayMove<'_> {
         builder::PlayMove::new(self)
     }
-    /**The game's full record and its text export
+    /**The game's full record with its text export: JSON, or, when `Accept` ranks `text/plain`
+above JSON, the text export alone as a file to save (`Content-Disposition: attachment;
+filename="halma-<id>.txt"`). Either form can be imported again (`record` or `record_json`
+of `POST /v1/games`)
 
 Sends a `GET` request to `/v1/games/{id}/record`
 
@@ -8074,6 +9586,302 @@ pub mod builder {
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
                 503u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::analysis_check`]
+
+[`Client::analysis_check`]: super::Client::analysis_check*/
+    #[derive(Debug, Clone)]
+    pub struct AnalysisCheck<'a> {
+        client: &'a super::Client,
+        body: Result<types::builder::AnalysisCheckRequest, String>,
+    }
+    impl<'a> AnalysisCheck<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::AnalysisCheckRequest>,
+            <V as std::convert::TryInto<
+                types::AnalysisCheckRequest,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `AnalysisCheckRequest` for body failed: {}", s
+                    )
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::AnalysisCheckRequest,
+            ) -> types::builder::AnalysisCheckRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/analysis/check`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::AnalysisCheck>, Error<types::Problem>> {
+            let Self { client, body } = self;
+            let body = body
+                .and_then(|v| {
+                    types::AnalysisCheckRequest::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!("{}/v1/analysis/check", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "analysis_check",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::analysis_moves`]
+
+[`Client::analysis_moves`]: super::Client::analysis_moves*/
+    #[derive(Debug, Clone)]
+    pub struct AnalysisMoves<'a> {
+        client: &'a super::Client,
+        body: Result<types::builder::AnalysisMovesRequest, String>,
+    }
+    impl<'a> AnalysisMoves<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::AnalysisMovesRequest>,
+            <V as std::convert::TryInto<
+                types::AnalysisMovesRequest,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `AnalysisMovesRequest` for body failed: {}", s
+                    )
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::AnalysisMovesRequest,
+            ) -> types::builder::AnalysisMovesRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/analysis/moves`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::AnalysisMoves>, Error<types::Problem>> {
+            let Self { client, body } = self;
+            let body = body
+                .and_then(|v| {
+                    types::AnalysisMovesRequest::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!("{}/v1/analysis/moves", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "analysis_moves",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::analysis_suggestion`]
+
+[`Client::analysis_suggestion`]: super::Client::analysis_suggestion*/
+    #[derive(Debug, Clone)]
+    pub struct AnalysisSuggestion<'a> {
+        client: &'a super::Client,
+        body: Result<types::builder::AnalysisSuggestionRequest, String>,
+    }
+    impl<'a> AnalysisSuggestion<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::AnalysisSuggestionRequest>,
+            <V as std::convert::TryInto<
+                types::AnalysisSuggestionRequest,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `AnalysisSuggestionRequest` for body failed: {}",
+                        s
+                    )
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::AnalysisSuggestionRequest,
+            ) -> types::builder::AnalysisSuggestionRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/analysis/suggestion`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::AnalysisSuggestion>, Error<types::Problem>> {
+            let Self { client, body } = self;
+            let body = body
+                .and_then(|v| {
+                    types::AnalysisSuggestionRequest::try_from(v)
+                        .map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!("{}/v1/analysis/suggestion", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "analysis_suggestion",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
                     Err(
                         Error::ErrorResponse(
                             ResponseValue::from_response(response).await?,
@@ -8683,6 +10491,159 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16..=499u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::get_board_picture`]
+
+[`Client::get_board_picture`]: super::Client::get_board_picture*/
+    #[derive(Debug, Clone)]
+    pub struct GetBoardPicture<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+        bottom: Result<Option<u8>, String>,
+        names: Result<Option<bool>, String>,
+        ply: Result<Option<u32>, String>,
+        size: Result<Option<u32>, String>,
+        if_none_match: Result<Option<::std::string::String>, String>,
+    }
+    impl<'a> GetBoardPicture<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                bottom: Ok(None),
+                names: Ok(None),
+                ply: Ok(None),
+                size: Ok(None),
+                if_none_match: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn bottom<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u8>,
+        {
+            self.bottom = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u8` for bottom failed".to_string());
+            self
+        }
+        pub fn names<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<bool>,
+        {
+            self.names = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `bool` for names failed".to_string());
+            self
+        }
+        pub fn ply<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u32>,
+        {
+            self.ply = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u32` for ply failed".to_string());
+            self
+        }
+        pub fn size<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<u32>,
+        {
+            self.size = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `u32` for size failed".to_string());
+            self
+        }
+        pub fn if_none_match<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.if_none_match = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for if_none_match failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/v1/games/{id}/board.svg`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<ByteStream>, Error<types::Problem>> {
+            let Self { client, id, bottom, names, ply, size, if_none_match } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let bottom = bottom.map_err(Error::InvalidRequest)?;
+            let names = names.map_err(Error::InvalidRequest)?;
+            let ply = ply.map_err(Error::InvalidRequest)?;
+            let size = size.map_err(Error::InvalidRequest)?;
+            let if_none_match = if_none_match.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/games/{}/board.svg", client.baseurl, encode_path(& id
+                .to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            if let Some(value) = if_none_match {
+                header_map.append("If-None-Match", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .query(&progenitor_client::QueryParam::new("bottom", &bottom))
+                .query(&progenitor_client::QueryParam::new("names", &names))
+                .query(&progenitor_client::QueryParam::new("ply", &ply))
+                .query(&progenitor_client::QueryParam::new("size", &size))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "get_board_picture",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => Ok(ResponseValue::stream(response)),
                 400u16..=499u16 => {
                     Err(
                         Error::ErrorResponse(

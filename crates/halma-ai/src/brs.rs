@@ -18,7 +18,9 @@ use halma_rules::{Move, Position, Seat, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::CONTEMPT;
-use crate::search::{deepen, order_key, Budget, Deepening, SearchCore, SearchResult, Strategy};
+use crate::search::{
+    deepen, order_key, Budget, Deepening, ExcludeRootMoves, SearchCore, SearchResult, Strategy,
+};
 use crate::sides::set_turn;
 
 /// How many opponent replies a min layer considers by default: the most forward ones (after
@@ -164,6 +166,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                 ));
             }
         }
+        self.core.drop_excluded(ply, &mut list, |&(_, _, mv)| mv);
         if list.is_empty() {
             self.buffers[p] = list;
             // Nobody in this layer can move: the other kind of layer follows.
@@ -285,5 +288,11 @@ impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Brs<'a, E> {
 impl<E: Evaluator> Strategy for Brs<'_, E> {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         deepen(self, pos, history, budget)
+    }
+}
+
+impl<E: Evaluator> ExcludeRootMoves for Brs<'_, E> {
+    fn exclude_root_moves(&mut self, moves: &[Move]) {
+        self.core.excluded = moves.to_vec();
     }
 }

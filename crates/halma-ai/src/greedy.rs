@@ -6,7 +6,7 @@ use halma_rules::{Move, Position, SplitMix64, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN};
 use crate::pvs::CONTEMPT;
-use crate::search::{Budget, SearchResult, Strategy, GAME_HISTORY};
+use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy, GAME_HISTORY};
 use crate::sides::Sides;
 
 /// The greedy one-ply player, with optional noise.
@@ -18,6 +18,7 @@ pub struct Greedy<'a, E: Evaluator> {
     noise: i32,
     rng: SplitMix64,
     moves: Vec<Move>,
+    excluded: Vec<Move>,
 }
 
 impl<'a, E: Evaluator> Greedy<'a, E> {
@@ -32,6 +33,7 @@ impl<'a, E: Evaluator> Greedy<'a, E> {
             noise: noise.max(0),
             rng: SplitMix64::new(seed),
             moves: Vec::new(),
+            excluded: Vec::new(),
         }
     }
 }
@@ -44,6 +46,9 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
         _budget: &Budget,
     ) -> Option<SearchResult> {
         self.variant.generate_moves(pos, &mut self.moves);
+        if !self.excluded.is_empty() {
+            self.moves.retain(|m| !self.excluded.contains(m));
+        }
         let unit = self.sides.unit(pos.to_move());
         let recent = &history[history.len().saturating_sub(GAME_HISTORY)..];
         let mut best: Option<(i32, u64, Move)> = None;
@@ -84,5 +89,11 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
             nodes,
             pv: vec![mv],
         })
+    }
+}
+
+impl<E: Evaluator> ExcludeRootMoves for Greedy<'_, E> {
+    fn exclude_root_moves(&mut self, moves: &[Move]) {
+        self.excluded = moves.to_vec();
     }
 }

@@ -8,7 +8,7 @@ use crate::brs::{Brs, MultiMode};
 use crate::eval::{Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
 use crate::pvs::{Pvs, PvsOptions};
-use crate::search::{Budget, SearchResult, Strategy};
+use crate::search::{Budget, ExcludeRootMoves};
 use crate::sides::Sides;
 
 /// The strongest level.
@@ -132,22 +132,74 @@ pub fn suggest_with<E: Evaluator>(
     recent_hashes: &[u64],
     limits: &SearchLimits,
 ) -> Option<Suggestion> {
+    suggest_lines_with(variant, eval, pos, recent_hashes, limits, 1).pop()
+}
+
+/// The best `lines` moves for the seat to move in `pos` (multi-PV), best first, each with its
+/// score, depth and line of play: the first is the move [`suggest`] would choose with the
+/// same limits and a budget of `limits.time_budget / lines`, the second the best of the
+/// others, and so on. Each line is a search of its own with that share of the budget (the
+/// searches share their transposition table), so the whole answer still comes within the
+/// budget. Fewer lines come back when the seat has fewer legal moves; none when it has none.
+///
+/// With one line this is [`suggest`]. The one-ply levels rank the moves by their (noisy)
+/// one-ply scores.
+///
+/// ```
+/// use std::time::Duration;
+/// use halma_ai::{suggest, suggest_lines, SearchLimits};
+/// use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
+///
+/// let variant = Variant::new(&GameSetup { board: BoardKind::Square8, players: 2, options: RuleOptions::default() })?;
+/// let pos = Position::start(&variant, variant.seat(0).ok_or("no seat")?);
+/// let limits = SearchLimits { level: 6, time_budget: Duration::from_secs(5), seed: 1 };
+/// let lines = suggest_lines(&variant, &pos, &[], &limits, 3);
+/// assert_eq!(lines.len(), 3);
+/// assert_eq!(Some(lines[0].mv), suggest(&variant, &pos, &[], &limits).map(|s| s.mv));
+/// assert!(lines[1].mv != lines[0].mv && lines[2].mv != lines[1].mv && lines[2].mv != lines[0].mv);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn suggest_lines(
+    variant: &Variant,
+    pos: &Position,
+    recent_hashes: &[u64],
+    limits: &SearchLimits,
+    lines: usize,
+) -> Vec<Suggestion> {
+    suggest_lines_with(
+        variant,
+        &RaceEvaluator::new(variant),
+        pos,
+        recent_hashes,
+        limits,
+        lines,
+    )
+}
+
+/// [`suggest_lines`] with a given evaluator.
+#[must_use]
+pub fn suggest_lines_with<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    pos: &Position,
+    recent_hashes: &[u64],
+    limits: &SearchLimits,
+    lines: usize,
+) -> Vec<Suggestion> {
     let started = Instant::now();
-    if !pos.is_active(pos.to_move()) {
-        return None;
+    if !pos.is_active(pos.to_move()) || lines == 0 {
+        return Vec::new();
     }
-    let budget = Budget {
-        max_depth: limits.max_depth(),
-        deadline: Some(started + limits.time_budget),
-        time_budget: limits.time_budget,
-    };
+    let share = limits.time_budget / u32::try_from(lines).unwrap_or(u32::MAX);
     let level = limits.level.clamp(1, MAX_LEVEL);
-    let result: Option<SearchResult> = if level <= 4 {
-        Greedy::new(variant, eval, NOISE[usize::from(level - 1)], limits.seed).choose(
-            pos,
-            recent_hashes,
-            &budget,
-        )
+    let mut strategy: Box<dyn ExcludeRootMoves + '_> = if level <= 4 {
+        Box::new(Greedy::new(
+            variant,
+            eval,
+            NOISE[usize::from(level - 1)],
+            limits.seed,
+        ))
     } else {
         let bits = table_bits(limits.time_budget);
         if Sides::new(variant).units() == 2 {
@@ -156,20 +208,39 @@ pub fn suggest_with<E: Evaluator>(
                 repetitions: true,
                 selective: true,
             };
-            Pvs::new(variant, eval, options).choose(pos, recent_hashes, &budget)
+            Box::new(Pvs::new(variant, eval, options))
         } else {
-            Brs::new(variant, eval, MultiMode::BestReply, bits).choose(pos, recent_hashes, &budget)
+            Box::new(Brs::new(variant, eval, MultiMode::BestReply, bits))
         }
     };
-    let r = result?;
-    Some(Suggestion {
-        mv: r.mv,
-        score: r.score,
-        depth: r.depth,
-        nodes: r.nodes,
-        pv: r.pv,
-        elapsed: started.elapsed(),
-    })
+    let mut found: Vec<Suggestion> = Vec::with_capacity(lines.min(64));
+    let mut excluded: Vec<Move> = Vec::new();
+    while found.len() < lines {
+        let line_started = if found.is_empty() {
+            started
+        } else {
+            Instant::now()
+        };
+        let budget = Budget {
+            max_depth: limits.max_depth(),
+            deadline: Some(line_started + share),
+            time_budget: share,
+        };
+        strategy.exclude_root_moves(&excluded);
+        let Some(r) = strategy.choose(pos, recent_hashes, &budget) else {
+            break;
+        };
+        excluded.push(r.mv);
+        found.push(Suggestion {
+            mv: r.mv,
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
+            pv: r.pv,
+            elapsed: line_started.elapsed(),
+        });
+    }
+    found
 }
 
 /// A table about as large as the number of nodes the budget allows (at roughly a million

@@ -34,8 +34,10 @@ mod tt;
 pub use brs::{Brs, MultiMode};
 pub use eval::{Evaluator, RaceEvaluator};
 pub use greedy::Greedy;
-pub use level::{suggest, suggest_with, SearchLimits, Suggestion, MAX_LEVEL};
+pub use level::{
+    suggest, suggest_lines, suggest_lines_with, suggest_with, SearchLimits, Suggestion, MAX_LEVEL,
+};
 pub use pvs::{Pvs, PvsOptions};
 pub use reference::{MultiReference, Reference};
-pub use search::{Budget, SearchResult, Strategy};
+pub use search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
 pub use sides::Sides;

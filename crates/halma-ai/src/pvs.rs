@@ -19,7 +19,9 @@ use std::ops::RangeInclusive;
 use halma_rules::{Move, Position, Variant};
 
 use crate::eval::{relative_score, Evaluator, WIN};
-use crate::search::{deepen, order_key, Budget, Deepening, SearchCore, SearchResult, Strategy};
+use crate::search::{
+    deepen, order_key, Budget, Deepening, ExcludeRootMoves, SearchCore, SearchResult, Strategy,
+};
 
 /// Bonus for the side to move (half a row): a tempo is worth about that in a race.
 pub const TEMPO: i32 = 8;
@@ -156,6 +158,11 @@ impl<'a, E: Evaluator> Pvs<'a, E> {
         if self.core.scratch.is_empty() {
             return self.pass(pos, unit, depth, alpha, beta, ply);
         }
+        if ply == 0 && !self.core.excluded.is_empty() {
+            let core = &mut self.core;
+            let excluded = &core.excluded;
+            core.scratch.retain(|m| !excluded.contains(m));
+        }
         if self.buffers.len() <= p {
             self.buffers.resize_with(p + 1, || Vec::with_capacity(256));
         }
@@ -271,5 +278,11 @@ impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Pvs<'a, E> {
 impl<E: Evaluator> Strategy for Pvs<'_, E> {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         deepen(self, pos, history, budget)
+    }
+}
+
+impl<E: Evaluator> ExcludeRootMoves for Pvs<'_, E> {
+    fn exclude_root_moves(&mut self, moves: &[Move]) {
+        self.core.excluded = moves.to_vec();
     }
 }

@@ -73,6 +73,15 @@ pub trait Strategy {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult>;
 }
 
+/// A strategy whose choice can be kept off some root moves, so that the best few moves of a
+/// position can be found one after the other (multi-PV): the best move, then the best of the
+/// others, and so on. See [`crate::suggest_lines`].
+pub trait ExcludeRootMoves: Strategy {
+    /// The next [`Strategy::choose`] calls choose among the root moves other than `moves`
+    /// (and answer `None` when no other move is left); an empty list lifts the restriction.
+    fn exclude_root_moves(&mut self, moves: &[Move]);
+}
+
 /// How often (in nodes) the clock is read.
 const CHECK_EVERY: u64 = 64;
 
@@ -234,6 +243,8 @@ pub(crate) struct SearchCore<'a, E: Evaluator> {
     pub(crate) root_best: Option<Move>,
     /// The best root move of the running iteration and its score, once one is fully searched.
     pub(crate) iteration_best: Option<(Move, i32)>,
+    /// Root moves left out of the search (see [`ExcludeRootMoves`]).
+    pub(crate) excluded: Vec<Move>,
 }
 
 /// What a table probe says about a node.
@@ -262,6 +273,15 @@ impl<'a, E: Evaluator> SearchCore<'a, E> {
             root_unit: 0,
             root_best: None,
             iteration_best: None,
+            excluded: Vec::new(),
+        }
+    }
+
+    /// Leaves the excluded root moves out of a move list of the root.
+    #[inline]
+    pub(crate) fn drop_excluded<T>(&self, ply: u32, moves: &mut Vec<T>, mv: impl Fn(&T) -> Move) {
+        if ply == 0 && !self.excluded.is_empty() {
+            moves.retain(|m| !self.excluded.contains(&mv(m)));
         }
     }
 
@@ -358,7 +378,13 @@ pub(crate) trait Deepening<'a, E: Evaluator + 'a> {
 
 /// Iterative deepening: runs the iterations of `search` on `pos` (whose game went through the
 /// positions `history`, most recent last) until the budget's depth or clock says stop, a win
-/// or loss is proven, or there is one move only. `None` when the side to move has no move.
+/// or loss is proven, or there is one move only. `None` when the side to move has no move
+/// (other than the excluded root moves).
+///
+/// The transposition table may keep the root's entry of a search with excluded moves: it
+/// never decides the root (the root is never cut by the table), and below the root the same
+/// position counts as a repetition before the table is asked, so a table kept from one
+/// search to the next stays sound.
 pub(crate) fn deepen<'a, E, S>(
     search: &mut S,
     pos: &Position,
@@ -379,6 +405,10 @@ where
     core.root_unit = core.sides.unit(pos.to_move());
     let mut moves = Vec::new();
     core.variant.generate_moves(pos, &mut moves);
+    let restricted = !core.excluded.is_empty();
+    core.drop_excluded(0, &mut moves, |&m| m);
+    // With one move only the choice is made; with excluded moves its score still matters.
+    let only_move = moves.len() == 1 && !restricted;
     let first = *moves
         .iter()
         .max_by_key(|&&mv| core.eval.progress(pos, mv))?;
@@ -407,7 +437,7 @@ where
         };
         // From here on the deadline counts: the first iteration always completes.
         core.clock.armed = true;
-        if moves.len() == 1
+        if only_move
             || score.abs() >= WIN_THRESHOLD
             || !core.clock.next_iteration_fits(started, budget)
         {

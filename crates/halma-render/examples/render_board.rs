@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("star-2-moves-flipped", BoardKind::Star, true),
         ("square8-moves", BoardKind::Square8, false),
     ];
-    for (name, board, flip) in games {
+    for (name, board, turned) in games {
         let variant = Arc::new(Variant::new(&GameSetup {
             board,
             players: 2,
@@ -88,7 +88,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         let options = RenderOptions {
             show_names: true,
             highlight: last,
-            flip,
+            // Seen from seat 1's side: its home at the bottom.
+            bottom: if turned { variant.seat(1) } else { None },
             ..RenderOptions::default()
         };
         let path = dir.join(format!("halma-{name}.svg"));

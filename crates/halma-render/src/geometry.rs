@@ -47,7 +47,7 @@ impl Pt {
 }
 
 /// The board's drawing: cell centres and outline in board space, and the map from board space
-/// to the picture (translation, and the half turn when flipped).
+/// to the picture (translation, and a turn about the picture's centre).
 pub(crate) struct Layout {
     board: &'static Board,
     /// Cell centres in board space, by cell index.
@@ -59,12 +59,40 @@ pub(crate) struct Layout {
     /// The picture's size in user units (the `viewBox`).
     pub(crate) width: f64,
     pub(crate) height: f64,
-    /// Whether the picture is turned half a turn.
-    flip: bool,
+    /// The picture's turn about its centre, clockwise, as its cosine and sine.
+    turn: (f64, f64),
+}
+
+/// The turns a board can be drawn in: 6 on the star (a sixth of a turn each, which maps the
+/// star onto itself), 4 on square boards.
+pub(crate) fn turn_steps(board: &Board) -> u8 {
+    if board.kind() == BoardKind::Star {
+        6
+    } else {
+        4
+    }
+}
+
+/// The cosine and sine of `steps` clockwise turns of the board, exactly where they are 0 or 1.
+fn turn(board: &Board, steps: u8) -> (f64, f64) {
+    let half_root3 = 3f64.sqrt() / 2.0;
+    if board.kind() == BoardKind::Star {
+        [
+            (1.0, 0.0),
+            (0.5, half_root3),
+            (-0.5, half_root3),
+            (-1.0, 0.0),
+            (-0.5, -half_root3),
+            (0.5, -half_root3),
+        ][usize::from(steps % 6)]
+    } else {
+        [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][usize::from(steps % 4)]
+    }
 }
 
 impl Layout {
-    pub(crate) fn new(board: &'static Board, flip: bool) -> Layout {
+    /// The drawing of `board` turned `turns` steps clockwise (see [`turn_steps`]).
+    pub(crate) fn new(board: &'static Board, turns: u8) -> Layout {
         let star = board.kind() == BoardKind::Star;
         let centres: Vec<Pt> = board
             .cells()
@@ -115,7 +143,7 @@ impl Layout {
             origin,
             width: far.x - origin.x,
             height: far.y - origin.y,
-            flip,
+            turn: turn(board, turns),
         }
     }
 
@@ -126,11 +154,19 @@ impl Layout {
     /// A board-space point in picture coordinates.
     pub(crate) fn map(&self, p: Pt) -> Pt {
         let q = p.sub(self.origin);
-        if self.flip {
-            Pt::new(self.width - q.x, self.height - q.y)
-        } else {
-            q
+        let (cos, sin) = self.turn;
+        if (cos, sin) == (1.0, 0.0) {
+            return q;
         }
+        let centre = Pt::new(self.width / 2.0, self.height / 2.0);
+        let d = q.sub(centre);
+        centre.add(Pt::new(d.x * cos - d.y * sin, d.x * sin + d.y * cos))
+    }
+
+    /// The centre of the board's cells in board space.
+    pub(crate) fn middle(&self) -> Pt {
+        let (lo, hi) = bounds(&self.centres);
+        lo.add(hi).scale(0.5)
     }
 
     /// Where a cell is drawn, if the board has it.

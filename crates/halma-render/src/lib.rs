@@ -23,9 +23,9 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
-use halma_rules::{Bitboard, Board, Cell, Corner, Position, Variant};
+use halma_rules::{Bitboard, Board, BoardKind, Cell, Corner, Position, Seat, Variant};
 
-use geometry::{bounds, camp_polygon, Layout, Pt, FRAME_WIDTH, UNIT};
+use geometry::{bounds, camp_polygon, turn_steps, Layout, Pt, FRAME_WIDTH, UNIT};
 
 mod geometry;
 
@@ -44,9 +44,12 @@ pub struct RenderOptions {
     /// joined in order by a line with an arrow head at the last one. Cells that are not on the
     /// variant's board are left out.
     pub highlight: Vec<Cell>,
-    /// Turn the board half a turn, as the player on the opposite side sees it. Text stays
-    /// upright.
-    pub flip: bool,
+    /// The seat to draw at the bottom, as its player sees the board: the board is turned
+    /// (by sixths of a turn on the star, quarter turns on square boards) so that the seat's
+    /// home corner comes where seat 0 starts when the board is drawn unturned (the star's
+    /// bottom tip, the bottom right-hand corner of a square board). `None` draws it unturned.
+    /// Text stays upright. A seat the variant does not have is taken as `None`.
+    pub bottom: Option<Seat>,
 }
 
 impl Default for RenderOptions {
@@ -55,7 +58,7 @@ impl Default for RenderOptions {
             size_px: DEFAULT_SIZE_PX,
             show_names: false,
             highlight: Vec::new(),
-            flip: false,
+            bottom: None,
         }
     }
 }
@@ -77,11 +80,51 @@ pub fn army_colour(army: usize) -> String {
 /// drawn, so a position from another variant cannot make this panic.
 #[must_use]
 pub fn board_svg(variant: &Variant, position: &Position, options: &RenderOptions) -> String {
-    let layout = Layout::new(variant.board(), options.flip);
+    let layout = Layout::new(variant.board(), turns_for(variant, options.bottom));
     let mut out = String::with_capacity(32 * 1024);
     // Writing into a `String` cannot fail.
     let _ = write_svg(&mut out, variant, position, options, &layout);
     out
+}
+
+/// The clockwise turns (see [`RenderOptions::bottom`]) that bring `bottom`'s home corner to
+/// where seat 0's is drawn unturned: the turn whose direction from the board's middle to the
+/// corner comes nearest straight down (star) or down to the right (square boards).
+fn turns_for(variant: &Variant, bottom: Option<Seat>) -> u8 {
+    let Some(army) = bottom.and_then(|seat| variant.armies_of(seat).next()) else {
+        return 0;
+    };
+    let layout = Layout::new(variant.board(), 0);
+    let home = variant.armies()[army].home;
+    let cells: Vec<Pt> = home
+        .iter()
+        .filter_map(|c| layout.centres.get(usize::from(c)).copied())
+        .collect();
+    if cells.is_empty() {
+        return 0;
+    }
+    let corner = cells
+        .iter()
+        .fold(Pt::new(0.0, 0.0), |a, &p| a.add(p))
+        .scale(1.0 / cells.len() as f64)
+        .sub(layout.middle());
+    let target = if variant.board().kind() == BoardKind::Star {
+        Pt::new(0.0, 1.0)
+    } else {
+        Pt::new(1.0, 1.0)
+    };
+    (0..turn_steps(variant.board()))
+        .max_by(|&a, &b| {
+            let along = |turns: u8| {
+                let turned = Layout::new(variant.board(), turns);
+                let d = turned
+                    .map(corner.add(layout.middle()))
+                    .sub(turned.map(layout.middle()));
+                d.dot(target) / d.len().max(1e-9)
+            };
+            along(a).total_cmp(&along(b))
+        })
+        .unwrap_or(0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,7 +276,7 @@ fn write_svg(
     let board = variant.board();
     let (w, h) = layout.pixels(options.size_px);
     let title = format!(
-        "Halma: {} board, {} players, seat {} to move",
+        "Halma: {} board, {} players, player {} to move",
         board.kind().name(),
         variant.players(),
         u32::from(position.to_move().index()) + 1
@@ -685,9 +728,9 @@ mod tests {
         for v in setups() {
             kinds.insert(v.board().kind().name());
             let pos = start(&v);
-            for flip in [false, true] {
+            for turns in 0..turn_steps(v.board()) {
                 let options = RenderOptions {
-                    flip,
+                    bottom: v.seat(usize::from(turns) % usize::from(v.players())),
                     show_names: true,
                     ..RenderOptions::default()
                 };
@@ -714,7 +757,7 @@ mod tests {
                 let ratio = f64::from(w) / f64::from(h);
                 assert!((ratio - view[2] / view[3]).abs() < 0.01, "{ratio}");
                 // Every cell centre lies inside the picture.
-                let layout = Layout::new(v.board(), flip);
+                let layout = Layout::new(v.board(), turns);
                 for i in 0..v.board().len() {
                     let p = layout.at(i).unwrap();
                     assert!(p.x > 0.0 && p.y > 0.0 && p.x < view[2] && p.y < view[3]);
@@ -748,7 +791,7 @@ mod tests {
         let mv = game.legal_moves().into_iter().last().unwrap();
         game.play(&halma_rules::MoveInput::Path(mv.path.clone()))
             .unwrap();
-        let layout = Layout::new(v.board(), false);
+        let layout = Layout::new(v.board(), 0);
         let circle_at = |svg: &str, cell: Cell| {
             let p = layout.at(usize::from(cell.index())).unwrap();
             let doc = roxmltree::Document::parse(svg).unwrap();
@@ -851,7 +894,7 @@ mod tests {
                 size_px: 333,
                 show_names: true,
                 highlight: vec![v.board().cell(0).unwrap(), v.board().cell(5).unwrap()],
-                flip: true,
+                bottom: v.seat(1),
             };
             let a = board_svg(&v, &pos, &options);
             let b = board_svg(&v.clone(), &pos.clone(), &options.clone());
@@ -860,22 +903,103 @@ mod tests {
     }
 
     #[test]
-    fn flipping_turns_the_board_half_a_turn() {
-        let v = variant(BoardKind::Star, 3, RuleOptions::default());
-        let upright = Layout::new(v.board(), false);
-        let flipped = Layout::new(v.board(), true);
-        for i in 0..v.board().len() {
-            let (a, b) = (upright.at(i).unwrap(), flipped.at(i).unwrap());
-            assert!((a.x + b.x - upright.width).abs() < 1e-9);
-            assert!((a.y + b.y - upright.height).abs() < 1e-9);
+    fn half_a_turn_mirrors_every_cell_through_the_centre() {
+        for board in [BoardKind::Star, BoardKind::Square16] {
+            let v = variant(board, 2, RuleOptions::default());
+            let upright = Layout::new(v.board(), 0);
+            let half = turn_steps(v.board()) / 2;
+            let turned = Layout::new(v.board(), half);
+            for i in 0..v.board().len() {
+                let (a, b) = (upright.at(i).unwrap(), turned.at(i).unwrap());
+                assert!((a.x + b.x - upright.width).abs() < 1e-9);
+                assert!((a.y + b.y - upright.height).abs() < 1e-9);
+            }
         }
-        let pos = start(&v);
-        let plain = board_svg(&v, &pos, &RenderOptions::default());
-        let flip = RenderOptions {
-            flip: true,
-            ..RenderOptions::default()
-        };
-        assert_ne!(plain, board_svg(&v, &pos, &flip));
+    }
+
+    #[test]
+    fn every_turn_puts_cells_on_cells() {
+        // A sixth of a turn maps the star's cells onto its cells (a quarter turn a square
+        // board's): the board outline and the grid stay where they were.
+        for board in [BoardKind::Star, BoardKind::Square8] {
+            let v = variant(board, 2, RuleOptions::default());
+            let upright = Layout::new(v.board(), 0);
+            let spots: Vec<Pt> = (0..v.board().len())
+                .map(|i| upright.at(i).unwrap())
+                .collect();
+            for turns in 1..turn_steps(v.board()) {
+                let turned = Layout::new(v.board(), turns);
+                assert!((turned.width - upright.width).abs() < 1e-9);
+                for i in 0..v.board().len() {
+                    let p = turned.at(i).unwrap();
+                    assert!(
+                        spots.iter().any(|q| q.sub(p).len() < 1e-6),
+                        "{board:?}: cell {i} off the grid after {turns} turns"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The middle of the seat's home cells as drawn.
+    fn home_drawn(v: &Variant, seat: u8, options: &RenderOptions) -> Pt {
+        let layout = Layout::new(v.board(), turns_for(v, options.bottom));
+        let s = v.seat(usize::from(seat)).unwrap();
+        let army = v.armies_of(s).next().unwrap();
+        let cells: Vec<Pt> = v.armies()[army]
+            .home
+            .iter()
+            .map(|c| layout.at(usize::from(c)).unwrap())
+            .collect();
+        cells
+            .iter()
+            .fold(Pt::new(0.0, 0.0), |a, &p| a.add(p))
+            .scale(1.0 / cells.len() as f64)
+    }
+
+    #[test]
+    fn the_bottom_seat_is_drawn_at_the_bottom() {
+        for (board, players) in [
+            (BoardKind::Star, 2),
+            (BoardKind::Star, 3),
+            (BoardKind::Star, 6),
+            (BoardKind::Square16, 4),
+            (BoardKind::Square8, 2),
+        ] {
+            let v = variant(board, players, RuleOptions::default());
+            let unturned = home_drawn(&v, 0, &RenderOptions::default());
+            for seat in 0..players {
+                let options = RenderOptions {
+                    bottom: v.seat(usize::from(seat)),
+                    ..RenderOptions::default()
+                };
+                let p = home_drawn(&v, seat, &options);
+                assert!(
+                    p.sub(unturned).len() < 1e-6,
+                    "{board:?} {players}: seat {seat} drawn at {p:?}, seat 0 unturned at {unturned:?}"
+                );
+            }
+            // Seat 0 at the bottom is the unturned picture.
+            let pos = start(&v);
+            let seat0 = RenderOptions {
+                bottom: v.seat(0),
+                ..RenderOptions::default()
+            };
+            assert_eq!(
+                board_svg(&v, &pos, &seat0),
+                board_svg(&v, &pos, &RenderOptions::default())
+            );
+            if players > 1 {
+                let other = RenderOptions {
+                    bottom: v.seat(1),
+                    ..RenderOptions::default()
+                };
+                assert_ne!(
+                    board_svg(&v, &pos, &other),
+                    board_svg(&v, &pos, &RenderOptions::default())
+                );
+            }
+        }
     }
 
     #[test]
@@ -901,7 +1025,7 @@ mod tests {
         // The N camp's triangle has its tip at the star's top tip and its base corners at
         // the star's inner corners beside it.
         let v = variant(BoardKind::Star, 2, RuleOptions::default());
-        let layout = Layout::new(v.board(), false);
+        let layout = Layout::new(v.board(), 0);
         let army = &v.armies()[1];
         assert_eq!(army.home_corner, Corner::N);
         let camp = camp_polygon(&layout, army.home).unwrap();

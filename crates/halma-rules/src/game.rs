@@ -149,7 +149,17 @@ impl Game {
         g.note_standings();
         g.seen.insert(g.pos.hash(), 1);
         g.settle(&mut Vec::new());
+        g.remember_position();
         g
+    }
+
+    /// Notes the current position among the recent ones (for the AI's repetition avoidance),
+    /// keeping the newest [`RECENT_KEYS`].
+    fn remember_position(&mut self) {
+        if self.recent.len() >= RECENT_KEYS {
+            self.recent.remove(0);
+        }
+        self.recent.push(self.pos.hash());
     }
 
     /// Replays a record from the start.
@@ -192,7 +202,8 @@ impl Game {
         &self.record
     }
 
-    /// Position keys after the latest moves, oldest first (at most [`RECENT_KEYS`]).
+    /// Keys of the latest positions the game went through, oldest first, the current one last
+    /// (at most [`RECENT_KEYS`]): the start, then the position after each move or resignation.
     #[must_use]
     pub fn recent_keys(&self) -> &[u64] {
         &self.recent
@@ -268,6 +279,7 @@ impl Game {
             }
         }
         self.settle(&mut skipped);
+        self.remember_position();
         self.record.push(PlayedMove {
             seat,
             mv: legal.mv,
@@ -313,6 +325,7 @@ impl Game {
         self.note_standings();
         let mut skipped = Vec::new();
         self.settle(&mut skipped);
+        self.remember_position();
         let resignation = self
             .resignations
             .last_mut()

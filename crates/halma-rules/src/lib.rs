@@ -24,6 +24,7 @@
 mod bitboard;
 mod board;
 mod catalogue;
+mod check;
 mod game;
 mod movegen;
 pub mod notation;
@@ -37,6 +38,7 @@ mod variant;
 pub use bitboard::{BitIter, Bitboard};
 pub use board::{Board, BoardError, BoardKind, Camp, Cell, CellInfo, CellNameError, Corner};
 pub use catalogue::{OptionDefault, OptionInfo, OptionValues};
+pub use check::{OptionHint, PositionError};
 pub use game::{
     DrawReason, Game, GameSnapshot, MoveInput, Outcome, Place, PlayedMove, ResignError,
     Resignation, SeenCount, SnapshotError, SnapshotMove, SnapshotResignation, Standing,

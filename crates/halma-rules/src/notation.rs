@@ -21,9 +21,15 @@
 //! - `OPTIONS`: `-`, or the options that differ from the defaults as `key=value` pairs joined by
 //!   `,` (keys as in [`RuleOptions`], flags as 1/0);
 //! - `PLACEMENT`: one list of cells per army in army order, joined by `/`; `-` for an empty army;
-//! - `TO_MOVE`: the seat to move, counted from 1;
-//! - `SEATS`: per seat its move count, followed by `f` when it has finished or `x` when it lost
-//!   by the leave-home rule, joined by `,`.
+//! - `TO_MOVE`: the player to move, by its player number;
+//! - `SEATS`: per player, in turn order, its move count, followed by `f` when it has finished
+//!   or `x` when it is out of the game (lost by the leave-home rule, or resigned), joined by `,`.
+//!
+//! # Seats and players
+//! A [`Seat`](crate::Seat) is numbered from 0 in turn order: that is the number programs use
+//! (`Seat::index`, and the `seat` fields of the service's JSON). Texts written for people count
+//! *players* from 1 instead: player `n` is seat `n - 1`. The position's `TO_MOVE` field, its
+//! error messages and the game service's text export are such texts.
 
 use crate::bitboard::Bitboard;
 use crate::board::{Board, BoardKind, Cell};
@@ -178,10 +184,28 @@ pub fn format_position(variant: &Variant, pos: &Position) -> String {
 /// # Ok::<(), halma_rules::notation::PositionTextError>(())
 /// ```
 pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() != 6 {
-        return Err(PositionTextError::Fields(fields.len()));
-    }
+    let setup = parse_setup(text)?;
+    let variant = Variant::new(&setup)?;
+    let pos = parse_placement(&variant, text)?;
+    Ok((variant, pos))
+}
+
+/// Reads the setup of a position's text: its first three fields (board, players, options),
+/// without checking that the setup can be played (see [`Variant::new`]), so that a caller can
+/// add options of its own first.
+///
+/// # Errors
+/// [`PositionTextError`] naming the field and what is wrong with it.
+///
+/// ```
+/// use halma_rules::{notation, BoardKind};
+/// let setup = notation::parse_setup("star 2 fifteen_pieces=1 - 1 0,0")?;
+/// assert_eq!((setup.board, setup.players), (BoardKind::Star, 2));
+/// assert_eq!(setup.options.fifteen_pieces, Some(true));
+/// # Ok::<(), halma_rules::notation::PositionTextError>(())
+/// ```
+pub fn parse_setup(text: &str) -> Result<GameSetup, PositionTextError> {
+    let fields = split_fields(text)?;
     let board = BoardKind::ALL
         .into_iter()
         .find(|b| b.name() == fields[0])
@@ -213,13 +237,46 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
                 .map_err(|m| field_err(3, "options", m))?;
         }
     }
-    let variant = Variant::new(&GameSetup {
+    Ok(GameSetup {
         board,
         players,
         options,
-    })?;
-    let pos = parse_fields(&variant, &fields)?;
-    Ok((variant, pos))
+    })
+}
+
+/// Reads the placement, the player to move and the seats (fields 4 to 6) of a position's text
+/// for `variant`, whose board and player count must be those of the text; its options field
+/// is not compared (the caller chose the variant's options, e.g. the text's with more added).
+///
+/// # Errors
+/// [`PositionTextError`] naming the field and what is wrong with it.
+pub fn parse_placement(variant: &Variant, text: &str) -> Result<Position, PositionTextError> {
+    let fields = split_fields(text)?;
+    let setup = variant.setup();
+    if fields[0] != setup.board.name() {
+        return Err(field_err(
+            1,
+            "board",
+            format!("'{}' is not the {} board", fields[0], setup.board.name()),
+        ));
+    }
+    if fields[1] != setup.players.to_string() {
+        return Err(field_err(
+            2,
+            "players",
+            format!("'{}' is not {} players", fields[1], setup.players),
+        ));
+    }
+    parse_fields(variant, &fields)
+}
+
+fn split_fields(text: &str) -> Result<Vec<&str>, PositionTextError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() == 6 {
+        Ok(fields)
+    } else {
+        Err(PositionTextError::Fields(fields.len()))
+    }
 }
 
 /// Reads a position's text for a variant already at hand; the setup in the text must be that
@@ -228,10 +285,7 @@ pub fn parse_position(text: &str) -> Result<(Variant, Position), PositionTextErr
 /// # Errors
 /// [`PositionTextError`] naming the field and what is wrong with it.
 pub fn parse_position_with(variant: &Variant, text: &str) -> Result<Position, PositionTextError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() != 6 {
-        return Err(PositionTextError::Fields(fields.len()));
-    }
+    let fields = split_fields(text)?;
     let setup = variant.setup();
     let options = setup.options.to_text();
     if fields[0] != setup.board.name()
@@ -256,9 +310,12 @@ fn parse_fields(variant: &Variant, fields: &[&str]) -> Result<Position, Position
             4,
             "placement",
             format!(
-                "{} armies given, this setup has {}",
+                "{} armies given, this setup has {}{}",
                 groups.len(),
-                variant.armies().len()
+                variant.armies().len(),
+                crate::check::option_fitting(variant.setup(), |v| v.armies().len() == groups.len())
+                    .map(|hint| format!("; {} armies need the option {hint}", groups.len()))
+                    .unwrap_or_default()
             ),
         ));
     }
@@ -295,7 +352,7 @@ fn parse_fields(variant: &Variant, fields: &[&str]) -> Result<Position, Position
             field_err(
                 5,
                 "to-move",
-                format!("'{}' is not a seat from 1 to {players}", fields[4]),
+                format!("'{}' is not a player from 1 to {players}", fields[4]),
             )
         })?;
     let seat_fields: Vec<&str> = fields[5].split(',').collect();
@@ -303,7 +360,10 @@ fn parse_fields(variant: &Variant, fields: &[&str]) -> Result<Position, Position
         return Err(field_err(
             6,
             "seats",
-            format!("{} seats given, the game has {players}", seat_fields.len()),
+            format!(
+                "{} entries given, the game has {players} players",
+                seat_fields.len()
+            ),
         ));
     }
     let mut moves = [0u16; MAX_SEATS];
@@ -320,7 +380,7 @@ fn parse_fields(variant: &Variant, fields: &[&str]) -> Result<Position, Position
             field_err(
                 6,
                 "seats",
-                format!("seat {}: '{f}' is not a move count", s + 1),
+                format!("player {}: '{f}' is not a move count", s + 1),
             )
         })?;
         match flag {

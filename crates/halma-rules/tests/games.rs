@@ -505,3 +505,26 @@ fn a_partner_resigns_for_the_team() {
     assert_eq!(outcome.winner(), Some(&[seat(0), seat(2)][..]));
     assert_eq!(outcome.ranking[1].standing, Standing::Resigned);
 }
+
+#[test]
+fn recent_keys_follow_the_game() {
+    // On the star there is no repetition draw to end the shuffling first moves.
+    let mut game = two_player_game(BoardKind::Star);
+    assert_eq!(game.recent_keys(), &[game.position().hash()]);
+    let mut keys = vec![game.position().hash()];
+    for _ in 0..(halma_rules::RECENT_KEYS + 5) {
+        let first = game.legal_moves()[0].mv;
+        game.play(&MoveInput::FromTo(first.from, first.to)).unwrap();
+        keys.push(game.position().hash());
+    }
+    let newest = &keys[keys.len() - halma_rules::RECENT_KEYS..];
+    assert_eq!(game.recent_keys(), newest);
+    // A resignation is a position of its own (another seat to move).
+    let mover = game.to_move().unwrap();
+    game.resign(mover).unwrap();
+    assert_eq!(game.recent_keys().last(), Some(&game.position().hash()));
+    assert_eq!(game.recent_keys().len(), halma_rules::RECENT_KEYS);
+    // Kept in snapshots.
+    let restored = Game::restore(Arc::clone(game.variant()), &game.snapshot()).unwrap();
+    assert_eq!(restored.recent_keys(), game.recent_keys());
+}

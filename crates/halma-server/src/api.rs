@@ -4,6 +4,12 @@
 //! named in the notation (`e5`), seats are numbered from 0 in turn order, enums are snake_case
 //! strings. Request bodies reject unknown fields.
 //!
+//! Seats and players: every `seat` in JSON (bodies, paths, queries) is a number for programs,
+//! from 0 in turn order. Texts for people count *players* from 1 instead, player `n` being
+//! seat `n - 1`: the position notation's player to move, the text export of a record, the
+//! board picture's title, the default seat names (`Player 1`). Problem `detail`s say `seat`
+//! for the first kind and `player` for the second.
+//!
 //! Where the rules crate's own type is what goes on the wire (the board, the rule options asked
 //! for and in force, a standing, a draw reason), the API uses it as it is, with the schema the
 //! rules crate derives behind its `utoipa` feature; schema names stay those of the API
@@ -40,23 +46,57 @@ pub struct SeatRequest {
     pub level: Option<u8>,
 }
 
-/// A new game.
+/// A new game: from the initial setup of `board` and `players`, or from a `position`, or as the
+/// import of a `record` (text) or `record_json` (JSON). At most one of the three starts may be
+/// given; with one of them, `board`, `players` and `options` may be left out (given, they must
+/// agree with it, and `options` add to its own).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGameRequest {
-    /// The board.
-    pub board: BoardKind,
-    /// Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8.
-    pub players: u8,
+    /// The board (required unless a `position` or a record is given).
+    #[serde(default)]
+    pub board: Option<BoardKind>,
+    /// Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8
+    /// (required unless a `position` or a record is given).
+    #[serde(default)]
+    pub players: Option<u8>,
     /// Rule options; absent ones take the defaults (see `GET /v1/rules/options`), and one that
-    /// does not apply to the board or player count is rejected (422 `invalid_setup`).
+    /// does not apply to the board or player count is rejected (422 `invalid_setup`). With a
+    /// position or a record they add to its own options and may not contradict them (422
+    /// `invalid_position`, reason `options_disagree`).
     #[serde(default)]
     pub options: RuleOptions,
+    /// Start from this position in the notation (as `position` of `GET /v1/games/{id}` shows
+    /// it) instead of the initial setup; its player to move moves first. A position that
+    /// cannot be played is 422 `invalid_position`, whose `field` names the field at fault
+    /// (`position.placement`), or the option it needs (`options.fifteen_pieces` for armies of
+    /// 15 pieces).
+    #[serde(default)]
+    pub position: Option<String>,
+    /// Import a game from its text export (`export` of `GET /v1/games/{id}/record`, or the
+    /// `text/plain` download): the setup, the start and every move, resignation and handover
+    /// are replayed and checked against the rules, and the game goes on from its last
+    /// position (AI seats to move then move). The seat names come from its `Player` tags (or
+    /// the `Seat` tags of older exports) unless `seats` are given; seats the record hands to
+    /// the AI are AI seats. A record that does not replay is 422 `invalid_record` with the
+    /// `move_number` at fault and a `reason`.
+    #[serde(default)]
+    pub record: Option<String>,
+    /// Import a game from the JSON form of its record (the body of
+    /// `GET /v1/games/{id}/record`), as `record` does. Read: `board`, `players`, `options`,
+    /// `first_seat`, `start_position`, and per move its `seat`, `path` and `skipped`, the
+    /// `resignations` and the `handovers`; checked against the replay: `position` and
+    /// `result`, and each move's `ply`, `from`, `to` and `notation`; not read: `id`,
+    /// `version` and `export`.
+    #[serde(default)]
+    #[schema(value_type = Option<GameRecord>)]
+    pub record_json: Option<crate::games::RecordImport>,
     /// The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
     /// one entry per player.
     #[serde(default)]
     pub seats: Vec<SeatRequest>,
-    /// The seat that moves first; absent: drawn by lot.
+    /// The seat that moves first; absent: drawn by lot. Not with a `position` or a record
+    /// (their player to move moves first).
     #[serde(default)]
     pub first_seat: Option<u8>,
     /// Thinking time of the AI seats per move, in milliseconds (default 200, capped by the
@@ -603,6 +643,181 @@ pub struct RuleOptionList {
 pub struct GamePath {
     /// The game's id.
     pub id: String,
+}
+
+/// A position to analyse: the notation (as `position` of a game shows it) and rule options
+/// that add to the position's own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisMovesRequest {
+    /// The position in the notation.
+    pub position: String,
+    /// Rule options that add to the position's own (they may not contradict them).
+    #[serde(default)]
+    pub options: RuleOptions,
+    /// Only the moves of the piece on this cell.
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// The legal moves of a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisMoves {
+    /// The position as the service reads it (its options field with the request's added, and
+    /// the turn passed on when the player to move cannot move).
+    pub position: String,
+    /// The seat to move; absent when the position ends the game (then `moves` is empty).
+    pub to_move: Option<u8>,
+    /// The result, when the position ends the game.
+    pub result: Option<GameResult>,
+    /// Each (from, to) pair once, with a shortest path.
+    pub moves: Vec<LegalMoveView>,
+}
+
+/// A position to ask the AI about.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisSuggestionRequest {
+    /// The position in the notation.
+    pub position: String,
+    /// Rule options that add to the position's own (they may not contradict them).
+    #[serde(default)]
+    pub options: RuleOptions,
+    /// The positions the game went through before this one, oldest first, in the notation
+    /// (at most 64): the AI steers clear of repeating them, as it does in a stored game.
+    #[serde(default)]
+    pub recent: Vec<String>,
+    /// Strength from 1 to 10 (default 10).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<u8>,
+    /// Thinking time in milliseconds (default 200; capped by the service's configuration),
+    /// shared by the lines of `multipv`.
+    #[serde(default)]
+    pub time_ms: Option<u32>,
+    /// How many of the best moves to list in `lines`, best first, each with its score (1 to
+    /// 10, default 1).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10)]
+    pub multipv: Option<u8>,
+}
+
+/// One of the best moves of a position, with its score and expected line of play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SuggestionLine {
+    /// Start cell.
+    pub from: String,
+    /// End cell.
+    pub to: String,
+    /// A shortest path for the move.
+    pub path: Vec<String>,
+    /// The move in the notation.
+    pub notation: String,
+    /// The evaluation for the seat to move (16 units per row of distance; wins score high).
+    pub score: i32,
+    /// Depth of the last completed search iteration.
+    pub depth: u32,
+    /// Positions searched for this line.
+    pub nodes: u64,
+    /// The expected line of play, as moves in `from-to` notation, starting with this move.
+    pub principal_variation: Vec<String>,
+}
+
+/// The AI's answer about a position: the fields of a game's suggestion (without a version),
+/// and the best moves of `multipv`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisSuggestion {
+    /// The seat the suggestion is for.
+    pub seat: u8,
+    /// Start cell.
+    pub from: String,
+    /// End cell.
+    pub to: String,
+    /// A shortest path for the move.
+    pub path: Vec<String>,
+    /// The move in the notation.
+    pub notation: String,
+    /// The evaluation for the seat to move (16 units per row of distance; wins score high).
+    pub score: i32,
+    /// Depth of the last completed search iteration.
+    pub depth: u32,
+    /// Positions searched, over every line.
+    pub nodes: u64,
+    /// The expected line of play, as moves in `from-to` notation, starting with this move.
+    pub principal_variation: Vec<String>,
+    /// Time the search took, in milliseconds.
+    pub elapsed_ms: u64,
+    /// The level used: the one asked for, or 4 (the one-ply player) when every search slot
+    /// of the instance stayed busy for the whole budget.
+    pub level: u8,
+    /// The time budget used, in milliseconds.
+    pub time_budget_ms: u32,
+    /// The best moves, best first (`multipv` of them, fewer when the seat has fewer moves):
+    /// the first is the move above, each next one the best of the moves not listed before.
+    pub lines: Vec<SuggestionLine>,
+}
+
+/// A move to check in a position: `path`, `from` with `to`, or `notation`, as when playing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisCheckRequest {
+    /// The position in the notation.
+    pub position: String,
+    /// Rule options that add to the position's own (they may not contradict them).
+    #[serde(default)]
+    pub options: RuleOptions,
+    /// The full path, start and end included.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Start cell (with `to`).
+    #[serde(default)]
+    pub from: Option<String>,
+    /// End cell (with `from`).
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The move in the notation.
+    #[serde(default)]
+    pub notation: Option<String>,
+}
+
+/// Whether a move is legal in a position, and where it leads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisCheck {
+    /// Whether the move is legal.
+    pub legal: bool,
+    /// When it is not: which rule it breaks (the `reason` of `illegal_move`).
+    pub reason: Option<crate::problem::ProblemReason>,
+    /// When it is not: the explanation.
+    pub detail: Option<String>,
+    /// The seat the move is for: the seat to move.
+    pub seat: Option<u8>,
+    /// When it is legal: the move as it would be played (the path given, or a shortest one),
+    /// with the seats skipped after it.
+    pub played: Option<MoveView>,
+    /// When it is legal: the position after it, in the notation.
+    pub position_after: Option<String>,
+    /// When it is legal: the seat to move after it; absent when it ends the game.
+    pub to_move_after: Option<u8>,
+    /// When it is legal and ends the game: the result.
+    pub result_after: Option<GameResult>,
+}
+
+/// The query of a board picture.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PictureQuery {
+    /// The board as it stood after this ply (0: the start).
+    pub ply: Option<u32>,
+    /// Write each cell's name (`e5`) on the board (default false).
+    pub names: Option<bool>,
+    /// The length of the picture's longer side in pixels, 64 to 4096 (default 640).
+    #[param(minimum = 64, maximum = 4096)]
+    pub size: Option<u32>,
+    /// The seat to draw at the bottom, as its player sees the board (default: the board
+    /// unturned, seat 0's home at the bottom). The star turns by sixths of a turn, square
+    /// boards by quarter turns; the text stays upright.
+    pub bottom: Option<u8>,
 }
 
 /// Statistics of finished games: one group per board, player count and rule set.

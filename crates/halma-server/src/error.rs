@@ -61,6 +61,27 @@ pub enum ApiError {
         /// A human-readable explanation.
         detail: String,
     },
+    /// A position in the notation cannot be played.
+    #[error("invalid position ({reason:?}) at {field}: {detail}")]
+    InvalidPosition {
+        /// What is wrong, such as [`ProblemReason::PieceCount`].
+        reason: ProblemReason,
+        /// Where: a path into the request (`position.placement`) or the option it needs.
+        field: String,
+        /// A human-readable explanation.
+        detail: String,
+    },
+    /// A record to import cannot be replayed.
+    #[error("invalid record ({reason:?}) at move {move_number:?}: {detail}")]
+    InvalidRecord {
+        /// Why, such as [`ProblemReason::CellOccupied`] or [`ProblemReason::WrongPlayer`].
+        reason: ProblemReason,
+        /// The record's move at fault, from 1 (0 before the first move); `None` for its tags
+        /// and start.
+        move_number: Option<u32>,
+        /// A human-readable explanation.
+        detail: String,
+    },
     /// The request is malformed in a way the other variants do not describe.
     #[error("bad request: {0}")]
     BadRequest(String),
@@ -174,6 +195,16 @@ impl ApiError {
                 ProblemCode::InvalidSetup,
                 "Invalid setup",
             ),
+            Self::InvalidPosition { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ProblemCode::InvalidPosition,
+                "Invalid position",
+            ),
+            Self::InvalidRecord { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ProblemCode::InvalidRecord,
+                "Invalid record",
+            ),
             Self::BadRequest(_) => (
                 StatusCode::BAD_REQUEST,
                 ProblemCode::BadRequest,
@@ -262,6 +293,18 @@ impl ApiError {
             Self::IllegalMove { reason, .. } | Self::InvalidSetup { reason, .. } => {
                 problem.reason = Some(*reason);
             }
+            Self::InvalidPosition { reason, field, .. } => {
+                problem.reason = Some(*reason);
+                problem.field = Some(field.clone());
+            }
+            Self::InvalidRecord {
+                reason,
+                move_number,
+                ..
+            } => {
+                problem.reason = Some(*reason);
+                problem.move_number = *move_number;
+            }
             Self::PayloadTooLarge { limit } => {
                 problem.limit_bytes = limit.and_then(|limit| u64::try_from(limit).ok());
             }
@@ -290,6 +333,8 @@ impl ApiError {
             }
             Self::IllegalMove { detail, .. }
             | Self::InvalidSetup { detail, .. }
+            | Self::InvalidPosition { detail, .. }
+            | Self::InvalidRecord { detail, .. }
             | Self::BadRequest(detail)
             | Self::InvalidJson(detail)
             | Self::BadNotation(detail) => detail.clone(),
@@ -452,6 +497,24 @@ mod tests {
                 422,
                 "invalid_setup",
             ),
+            (
+                ApiError::InvalidPosition {
+                    reason: ProblemReason::PieceCount,
+                    field: "options.fifteen_pieces".into(),
+                    detail: "Army 1 has 15 pieces.".into(),
+                },
+                422,
+                "invalid_position",
+            ),
+            (
+                ApiError::InvalidRecord {
+                    reason: ProblemReason::CellOccupied,
+                    move_number: Some(12),
+                    detail: "Move 12: e5 is occupied.".into(),
+                },
+                422,
+                "invalid_record",
+            ),
             (ApiError::BadRequest("x".into()), 400, "bad_request"),
             (ApiError::InvalidJson("x".into()), 400, "invalid_json"),
             (ApiError::BadNotation("x".into()), 400, "bad_notation"),
@@ -505,6 +568,22 @@ mod tests {
         assert_eq!(problem.detail, "Cell e5 is occupied.");
         let problem = ApiError::PayloadTooLarge { limit: Some(1024) }.problem();
         assert_eq!(problem.limit_bytes, Some(1024));
+        let problem = ApiError::InvalidPosition {
+            reason: ProblemReason::PieceCount,
+            field: "options.fifteen_pieces".into(),
+            detail: "x".into(),
+        }
+        .problem();
+        assert_eq!(problem.field.as_deref(), Some("options.fifteen_pieces"));
+        assert_eq!(problem.reason, Some(ProblemReason::PieceCount));
+        let problem = ApiError::InvalidRecord {
+            reason: ProblemReason::WrongPlayer,
+            move_number: Some(3),
+            detail: "x".into(),
+        }
+        .problem();
+        assert_eq!(problem.move_number, Some(3));
+        assert_eq!(problem.reason, Some(ProblemReason::WrongPlayer));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! [`startup::Application`]; tests build the same application on port 0.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod api;
 pub mod boards;
 pub mod config;
@@ -20,6 +21,7 @@ pub mod events;
 pub mod extractors;
 pub mod games;
 pub mod openapi;
+pub mod position_input;
 pub mod problem;
 pub mod routes;
 pub mod startup;

@@ -6,7 +6,7 @@ use crate::api;
 use crate::problem::Problem;
 use crate::routes::games::{self, AiTurnsRequest, HandoverRequest};
 use crate::routes::health::{self, Liveness, Readiness};
-use crate::routes::{boards, events, lobby, seats, stats};
+use crate::routes::{analysis, boards, events, lobby, seats, stats};
 
 /// The service's OpenAPI document: `ApiDoc::openapi()`.
 #[derive(OpenApi)]
@@ -14,7 +14,13 @@ use crate::routes::{boards, events, lobby, seats, stats};
     info(
         title = "Halma game service",
         description = "A stateless REST service that hosts games of Chinese checkers and Halma. \
-            Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code`."
+            Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code`.\n\n\
+            Seats and players: every `seat` in JSON (bodies, paths, queries) counts from 0 in turn \
+            order; texts for people count players from 1, player n being seat n - 1: the \
+            position notation's player to move (`... 1 0,0`), the text export of a record \
+            (`[Player1 \"Ada\"]`, `[First \"1\"]`, `12. 2 c1-e3`), the board picture's title and \
+            the default seat names (`Player 1`). Problem details say `seat` for the first kind \
+            and `player` for the second."
     ),
     paths(
         games::create_game,
@@ -24,6 +30,7 @@ use crate::routes::{boards, events, lobby, seats, stats};
         games::ai_turns,
         games::suggestion,
         games::record,
+        games::board_picture,
         games::rematch,
         games::resign,
         games::hand_to_ai,
@@ -35,6 +42,9 @@ use crate::routes::{boards, events, lobby, seats, stats};
         stats::game_stats,
         stats::player_stats,
         events::game_events,
+        analysis::analysis_moves,
+        analysis::analysis_suggestion,
+        analysis::analysis_check,
         boards::list_boards,
         boards::get_board,
         boards::rule_options,
@@ -100,10 +110,18 @@ use crate::routes::{boards, events, lobby, seats, stats};
         api::BoardList,
         api::BoardSummary,
         api::RuleOptionInfo,
-        api::RuleOptionList
+        api::RuleOptionList,
+        api::AnalysisMovesRequest,
+        api::AnalysisMoves,
+        api::AnalysisSuggestionRequest,
+        api::SuggestionLine,
+        api::AnalysisSuggestion,
+        api::AnalysisCheckRequest,
+        api::AnalysisCheck
     )),
     tags(
         (name = "games", description = "Create games, read them, list and play moves, ask the AI."),
+        (name = "analysis", description = "The rules and the AI for any position, stored nowhere: legal moves, best moves, move checks."),
         (name = "seats", description = "Open seats, invitations and the lobby: join a game, leave it while it waits, cancel it."),
         (name = "stats", description = "Statistics of finished games and of player names."),
         (name = "boards", description = "Board geometry and rule options, for drawing boards and building setup forms."),

@@ -78,6 +78,15 @@ pub enum ProblemCode {
     /// 503: this instance holds as many event streams as it may; retry after the
     /// `Retry-After` header's seconds (another instance may have room).
     TooManyStreams,
+    /// 422: a position (in the notation) cannot be played: `field` names the field of the
+    /// request and of the position (`position.placement`), or the rule option it needs
+    /// (`options.fifteen_pieces`), and `reason` says what is wrong.
+    InvalidPosition,
+    /// 422: a record to import cannot be replayed: `move_number` names the line of the record
+    /// (the move's number, from 1; absent for its tags and start position) and `reason` says
+    /// why (an illegal-move reason such as `cell_occupied`, or one of the record's own such as
+    /// `unreadable` or `wrong_player`).
+    InvalidRecord,
     /// 500: a fault of the service.
     Internal,
 }
@@ -105,6 +114,8 @@ impl ProblemCode {
             Self::TooManyStreams => "too_many_streams",
             Self::SeatNotPlaying => "seat_not_playing",
             Self::SeatIsAi => "seat_is_ai",
+            Self::InvalidPosition => "invalid_position",
+            Self::InvalidRecord => "invalid_record",
             Self::GameWaiting => "game_waiting",
             Self::GameNotWaiting => "game_not_waiting",
             Self::SeatTaken => "seat_taken",
@@ -166,6 +177,34 @@ pub enum ProblemReason {
     FirstSeat,
     /// `invalid_setup`: the seat list does not fit (count, names, levels).
     Seats,
+    /// `invalid_setup`: the request gives more than one start (`position`, `record`,
+    /// `record_json`), or a start together with what it already says (`first_seat`).
+    StartConflict,
+    /// `invalid_position`, `invalid_record`: a field, line or tag does not read.
+    Unreadable,
+    /// `invalid_position`: an army has another number of pieces than the setup gives it
+    /// (`field` names the option that would fit, when one does).
+    PieceCount,
+    /// `invalid_position`: the request's `options` set an option to another value than the
+    /// position does.
+    OptionsDisagree,
+    /// `invalid_position`: the player to move has finished or is out of the game.
+    NotPlaying,
+    /// `invalid_position`: a player still playing has filled its goal; mark it finished.
+    FinishNotMarked,
+    /// `invalid_position`: a player still playing is out by the leave-home rule; mark it so.
+    LeaveHomeNotMarked,
+    /// `invalid_record`: the record says another player made the move than the one to move.
+    WrongPlayer,
+    /// `invalid_record`: the players the record says were skipped are not the ones the rules
+    /// skip.
+    Skipped,
+    /// `invalid_record`: a resignation or a handover the rules do not allow there (a player
+    /// who no longer plays, a game that is over).
+    NotAllowed,
+    /// `invalid_record`: the record's stated result or final position is not the one its moves
+    /// reach.
+    Mismatch,
 }
 
 impl From<&IllegalMove> for ProblemReason {
@@ -199,7 +238,8 @@ impl From<&SetupError> for ProblemReason {
 
 /// An error response (RFC 9457 problem details) with a stable machine-readable `code`:
 /// `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
-/// `reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+/// `reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
+/// `move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
 /// a `Retry-After` header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
@@ -225,13 +265,22 @@ pub struct Problem {
     /// With `version_mismatch`: the game's current version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
-    /// With `illegal_move` and `invalid_setup`: which rule the move breaks, or why the setup
-    /// cannot be played.
+    /// With `illegal_move`, `invalid_setup`, `invalid_position` and `invalid_record`: which
+    /// rule the move breaks, or why the setup, position or record cannot be played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<ProblemReason>,
     /// With `payload_too_large`: the body size limit in bytes, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_bytes: Option<u64>,
+    /// With `invalid_position`: where the problem is, as a path into the request
+    /// (`position.placement`, `recent[2].to_move`, `options.fifteen_pieces`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// With `invalid_record`: the number of the record's move at fault, from 1 (also for a
+    /// resignation or handover: the move it follows; 0 before the first move); absent for a
+    /// problem with the record's tags or start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<u32>,
 }
 
 impl Problem {
@@ -246,6 +295,8 @@ impl Problem {
             current_version: None,
             reason: None,
             limit_bytes: None,
+            field: None,
+            move_number: None,
         }
     }
 

@@ -3,7 +3,9 @@
 //!
 //! - [`RedisServer`]: a private `redis-server` child process per test, on a free port;
 //! - [`spawn_app`]: the real application on port 0 of 127.0.0.1, on the test's runtime;
-//! - the setups the suites share: [`redis_config`], [`two_player_star`].
+//! - the setups the suites share: [`redis_config`], [`two_player_star`];
+//! - [`chromium`]: pages rendered to pixels by headless Chromium, for the picture tests (they
+//!   fail under `CI=true` without it, and skip elsewhere, saying why).
 //!
 //! A test that needs Redis fails when `redis-server` is not installed, with a message that
 //! says so and how to leave the Redis tests out (`cargo test -- --skip redis`): a missing
@@ -11,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 mod app;
+pub mod chromium;
 mod redis;
 
 pub use app::{redis_config, spawn_app, two_player_star};

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use halma_rules::{Game, MoveInput};
+use halma_rules::{Game, MoveInput, Position, Variant};
 
 use super::document::{Header, PlayedBy};
 use super::{views, DEFAULT_LEVEL};
@@ -52,7 +52,7 @@ pub(super) async fn run_ai_seats(
 }
 
 /// The search seed of a game's position: the same game and ply always search alike.
-pub(super) fn seed_of(id: &str, ply: usize) -> u64 {
+pub(crate) fn seed_of(id: &str, ply: usize) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     }) ^ ply as u64
@@ -74,6 +74,55 @@ pub(super) async fn think(
     budget: Duration,
     seed: u64,
 ) -> Result<Option<(halma_ai::Suggestion, u8)>, ApiError> {
+    let search = Search {
+        variant: Arc::clone(game.variant()),
+        position: *game.position(),
+        recent: game.recent_keys().to_vec(),
+        level,
+        budget,
+        seed,
+        lines: 1,
+    };
+    let (mut lines, level) = think_lines(state, search).await?;
+    Ok(lines.pop().map(|s| (s, level)))
+}
+
+/// One request for the AI: a position of a variant, the keys of the positions before it, the
+/// level, the time budget (capped by the caller), the seed and how many of the best moves.
+#[derive(Clone, Debug)]
+pub(crate) struct Search {
+    /// The variant.
+    pub variant: Arc<Variant>,
+    /// The position.
+    pub position: Position,
+    /// Keys of the latest positions of the game, oldest first, the current one last.
+    pub recent: Vec<u64>,
+    /// The level asked for.
+    pub level: u8,
+    /// The time budget.
+    pub budget: Duration,
+    /// The seed of the search's random choices.
+    pub seed: u64,
+    /// How many of the best moves (multi-PV): 1 for a plain suggestion.
+    pub lines: usize,
+}
+
+/// [`think`] for any position, with `lines` best moves (see `halma_ai::suggest_lines`): the
+/// same slots, budget and fallback for every caller, the game routes and the analysis routes.
+/// Returns the lines (none when the seat to move has no move) and the level used.
+pub(crate) async fn think_lines(
+    state: &AppState,
+    search: Search,
+) -> Result<(Vec<halma_ai::Suggestion>, u8), ApiError> {
+    let Search {
+        variant,
+        position,
+        recent,
+        level,
+        budget,
+        seed,
+        lines,
+    } = search;
     let started = Instant::now();
     // Kept back for the fallback and the answer: a tenth of the budget, 2 to 20 ms.
     let reserve = (budget / 10).clamp(Duration::from_millis(2), Duration::from_millis(20));
@@ -102,9 +151,6 @@ pub(super) async fn think(
     let remaining = budget
         .saturating_sub(started.elapsed())
         .max(Duration::from_millis(1));
-    let variant = Arc::clone(game.variant());
-    let pos = *game.position();
-    let recent = game.recent_keys().to_vec();
     let limits = halma_ai::SearchLimits {
         level,
         time_budget: remaining,
@@ -112,9 +158,9 @@ pub(super) async fn think(
     };
     let result = tokio::task::spawn_blocking(move || {
         let _permits = permits;
-        halma_ai::suggest(&variant, &pos, &recent, &limits)
+        halma_ai::suggest_lines(&variant, &position, &recent, &limits, lines)
     })
     .await
     .map_err(ApiError::internal)?;
-    Ok(result.map(|s| (s, level)))
+    Ok((result, level))
 }

@@ -142,6 +142,9 @@ pub struct Document {
     /// See [`Header::public`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub public: bool,
+    /// See [`Header::started_elsewhere`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started_elsewhere: bool,
     /// See [`Header::seat_changes`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seat_changes: Vec<SeatChange>,
@@ -177,6 +180,9 @@ pub struct Header {
     pub public: bool,
     /// The seats taken and given up while the game waited for players, in order.
     pub seat_changes: Vec<SeatChange>,
+    /// The game started from a client's position or an imported record rather than from the
+    /// initial setup here: its result is left out of the statistics.
+    pub started_elsewhere: bool,
 }
 
 impl Header {
@@ -228,6 +234,7 @@ impl Document {
             handovers: header.handovers.clone(),
             public: header.public,
             seat_changes: header.seat_changes.clone(),
+            started_elsewhere: header.started_elsewhere,
             game,
         }
     }
@@ -247,6 +254,7 @@ impl Document {
             handovers: self.handovers,
             public: self.public,
             seat_changes: self.seat_changes,
+            started_elsewhere: self.started_elsewhere,
         };
         (header, self.game)
     }
@@ -379,6 +387,7 @@ mod tests {
             handovers: Vec::new(),
             public: false,
             seat_changes: Vec::new(),
+            started_elsewhere: false,
         };
         Ok((header, game))
     }

@@ -16,7 +16,9 @@ pub mod lobby;
 mod new_game;
 mod play;
 mod read;
+mod records;
 mod seats;
+mod start;
 pub mod stats;
 pub mod variants;
 pub mod views;
@@ -31,9 +33,11 @@ use crate::store::{Lookup, StoreError, StoredGame, Version};
 use document::{Document, Header};
 
 pub use ai::LONG_SEARCH;
+pub(crate) use ai::{think_lines, Search};
 pub use new_game::{create, rematch};
 pub use play::{ai_turns, hand_to_ai, move_input, play, resign};
 pub use read::{game, legal_moves, picture, record, suggest, Current};
+pub use records::{MoveImport, RecordImport, MAX_RECORD_ENTRIES};
 pub use seats::{cancel, invite, join, leave};
 
 /// Default AI thinking time per move, in milliseconds.

@@ -1,5 +1,6 @@
-//! New games: from a client's setup ([`create`]) or as a rematch of a game ([`rematch`]),
-//! each with fresh secret tokens, and an invitation code per open seat.
+//! New games: from a client's setup, position or record ([`create`]; where the game starts is
+//! read in `start`) or as a rematch of a game ([`rematch`]), each with fresh secret tokens,
+//! and an invitation code per open seat.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -9,8 +10,10 @@ use base64::Engine as _;
 use halma_rules::{notation, Game, GameSetup};
 use rand::RngCore as _;
 
-use super::document::{Document, Header, PlayedBy, StoredSeat};
-use super::{ai, authorize_host, load, remember, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
+use super::document::{Document, Handover, Header, PlayedBy, StoredSeat};
+use super::{
+    ai, authorize_host, load, remember, start, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL,
+};
 use crate::api::{CreateGameRequest, CreatedGame, GameTokens, Invitation, SeatKind};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
@@ -31,13 +34,27 @@ pub async fn create(
     state: &AppState,
     req: &CreateGameRequest,
 ) -> Result<(String, Version, CreatedGame), ApiError> {
+    if let Some(started) = start::requested(state, req)? {
+        let players = started.game.variant().players();
+        let seats = start::seats_of(req, &started, seat_list(req, players)?)?;
+        let new = NewGame {
+            ai_time_ms: ai_time_ms(req)?,
+            public: public(req, &seats)?,
+            seats,
+            rematch_of: None,
+            start_position: Some(started.start_position),
+            handovers: started.handovers,
+        };
+        return insert(state, started.game, new).await;
+    }
+    let (board, players) = start::initial_setup(req)?;
     let setup = GameSetup {
-        board: req.board,
-        players: req.players,
+        board,
+        players,
         options: req.options.clone(),
     };
     let variant = state.variants.get(&setup)?;
-    let seats = seat_list(req)?;
+    let seats = seat_list(req, players)?;
     let first = match req.first_seat {
         Some(s) => variant
             .seat(usize::from(s))
@@ -45,19 +62,43 @@ pub async fn create(
                 reason: ProblemReason::FirstSeat,
                 detail: format!(
                     "first_seat {s} is not a seat: seats are numbered 0 to {}.",
-                    req.players - 1
+                    players - 1
                 ),
             })?,
         None => variant
-            .seat(rand::rng().next_u32() as usize % usize::from(req.players))
+            .seat(rand::rng().next_u32() as usize % usize::from(players))
             .ok_or_else(|| ApiError::internal("no seat"))?,
     };
+    let new = NewGame {
+        ai_time_ms: ai_time_ms(req)?,
+        public: public(req, &seats)?,
+        seats,
+        rematch_of: None,
+        start_position: None,
+        handovers: Vec::new(),
+    };
+    insert(state, Game::new(variant, first), new).await
+}
+
+/// The AI seats' thinking time a new game asks for.
+///
+/// # Errors
+/// 400 for 0 ms.
+fn ai_time_ms(req: &CreateGameRequest) -> Result<u32, ApiError> {
     let ai_time_ms = req.ai_time_ms.unwrap_or(DEFAULT_AI_MS);
     if ai_time_ms == 0 {
         return Err(ApiError::BadRequest(
             "ai_time_ms must be at least 1.".into(),
         ));
     }
+    Ok(ai_time_ms)
+}
+
+/// Whether the new game is public.
+///
+/// # Errors
+/// 422 `invalid_setup` (`seats`) for a public game without an open seat.
+fn public(req: &CreateGameRequest, seats: &[StoredSeat]) -> Result<bool, ApiError> {
     if req.public && !seats.iter().any(|s| s.kind == PlayedBy::Open) {
         return Err(ApiError::InvalidSetup {
             reason: ProblemReason::Seats,
@@ -65,13 +106,7 @@ pub async fn create(
                 .into(),
         });
     }
-    let new = NewGame {
-        seats,
-        ai_time_ms,
-        rematch_of: None,
-        public: req.public,
-    };
-    insert(state, Game::new(variant, first), new).await
+    Ok(req.public)
 }
 
 /// What a new game is made of besides its first position.
@@ -80,6 +115,12 @@ struct NewGame {
     ai_time_ms: u32,
     rematch_of: Option<String>,
     public: bool,
+    /// Its start position, for a game that starts from a client's position or an imported
+    /// record (it is then left out of the statistics); absent: the game's position when it is
+    /// created, the initial setup.
+    start_position: Option<String>,
+    /// The seats an imported record handed to the AI.
+    handovers: Vec<Handover>,
 }
 
 /// A rematch: the same setup and seats, the first move passed on to the next seat.
@@ -103,6 +144,8 @@ pub async fn rematch(
         ai_time_ms: header.ai_time_ms,
         rematch_of: Some(id.to_owned()),
         public: false,
+        start_position: None,
+        handovers: Vec::new(),
     };
     insert(state, Game::new(variant, first), new).await
 }
@@ -121,7 +164,10 @@ async fn insert(
         ai_time_ms,
         rematch_of,
         public,
+        start_position,
+        handovers,
     } = new;
+    let started_elsewhere = start_position.is_some();
     let host = SecretToken::generate();
     let mut seat_tokens = Vec::with_capacity(seats.len());
     let mut shown_tokens = Vec::with_capacity(seats.len());
@@ -148,12 +194,14 @@ async fn insert(
         host_token: host.hash(),
         seat_tokens,
         ai_time_ms,
-        start_position: notation::format_position(game.variant(), game.position()),
+        start_position: start_position
+            .unwrap_or_else(|| notation::format_position(game.variant(), game.position())),
         rematch_of,
         changes_by_version: Vec::new(),
-        handovers: Vec::new(),
+        handovers,
         public,
         seat_changes: Vec::new(),
+        started_elsewhere,
     };
     let id = new_id();
     let mut played = Vec::new();
@@ -201,8 +249,8 @@ pub(super) fn now_secs() -> u64 {
 
 /// The seats of a new game, checked: one per player (or none given: all human), levels only
 /// for AI seats, names of 1 to [`MAX_NAME_CHARS`] characters.
-fn seat_list(req: &CreateGameRequest) -> Result<Vec<StoredSeat>, ApiError> {
-    let players = usize::from(req.players);
+fn seat_list(req: &CreateGameRequest, players: u8) -> Result<Vec<StoredSeat>, ApiError> {
+    let players = usize::from(players);
     let invalid = |detail: String| ApiError::InvalidSetup {
         reason: ProblemReason::Seats,
         detail,

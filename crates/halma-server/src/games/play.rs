@@ -262,7 +262,8 @@ pub(super) async fn save(
     let json = super::document::Document::new(&header, game.snapshot())
         .to_json()
         .map_err(ApiError::internal)?;
-    let version = if game.is_over() {
+    // Games that started elsewhere than the initial setup here are not counted.
+    let version = if game.is_over() && !header.started_elsewhere {
         let counters = super::stats::counters_of(&header, &game);
         state
             .store

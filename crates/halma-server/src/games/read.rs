@@ -8,7 +8,7 @@ use std::sync::Arc;
 use halma_rules::{notation, Game, IllegalMove, MoveInput};
 
 use super::{ai, load, parse_cell, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
-use crate::api::{GameRecord, GameView, LegalMoves, SuggestionQuery, SuggestionView};
+use crate::api::{GameRecord, GameView, LegalMoves, PictureQuery, SuggestionQuery, SuggestionView};
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::Version;
@@ -154,33 +154,62 @@ pub async fn record(state: &AppState, id: &str) -> Result<(Version, GameRecord),
     Ok((loaded.version, view))
 }
 
-/// A picture of the game (SVG) with the last move's path marked, unless its version is one
-/// the client has (`known`).
+/// Smallest and largest picture size, in pixels.
+const PICTURE_SIZES: std::ops::RangeInclusive<u32> = 64..=4096;
+
+/// A picture of the game (SVG) with the last move's path marked, drawn as `query` asks,
+/// unless its version is one the client has (`known`).
 ///
 /// # Errors
-/// 404, 503, 500 for a corrupt document.
+/// 404, 400 for a ply the game has not reached, a size out of range or a seat the game does
+/// not have, 503, 500 for a corrupt document.
 pub async fn picture(
     state: &AppState,
     id: &str,
-    ply: Option<u32>,
+    query: &PictureQuery,
     known: impl Fn(Version) -> bool,
 ) -> Result<Current<String>, ApiError> {
+    let size_px = query.size.unwrap_or(halma_render::DEFAULT_SIZE_PX);
+    if !PICTURE_SIZES.contains(&size_px) {
+        return Err(ApiError::BadRequest(format!(
+            "size {size_px} is not from {} to {} pixels.",
+            PICTURE_SIZES.start(),
+            PICTURE_SIZES.end()
+        )));
+    }
     let loaded = load(state, id).await?;
     let version = loaded.version;
+    let bottom = match query.bottom {
+        None => None,
+        Some(seat) => Some(
+            loaded
+                .game
+                .variant()
+                .seat(usize::from(seat))
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "bottom {seat} is not a seat of this game (seats 0 to {}).",
+                        loaded.game.variant().players() - 1
+                    ))
+                })?,
+        ),
+    };
     if known(version) {
         return Ok(Current::Unchanged(version));
     }
-    let game = match ply {
+    let game = match query.ply {
         Some(ply) => Arc::new(at_ply(id, &loaded, ply)?),
         None => loaded.game,
     };
     let options = halma_render::RenderOptions {
+        size_px,
+        show_names: query.names.unwrap_or(false),
         highlight: game
             .record()
             .last()
             .map(|m| m.path.clone())
             .unwrap_or_default(),
-        ..halma_render::RenderOptions::default()
+        bottom,
     };
     let svg = halma_render::board_svg(game.variant(), game.position(), &options);
     Ok(Current::Changed(version, svg))

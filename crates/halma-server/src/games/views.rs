@@ -50,7 +50,7 @@ pub fn move_view(board: &Board, ply: usize, m: &PlayedMove) -> MoveView {
 }
 
 /// A legal move with its path.
-fn legal_move_view(board: &Board, m: &LegalMove) -> LegalMoveView {
+pub fn legal_move_view(board: &Board, m: &LegalMove) -> LegalMoveView {
     LegalMoveView {
         from: board.name(m.mv.from).to_owned(),
         to: board.name(m.mv.to).to_owned(),
@@ -279,8 +279,48 @@ pub fn record_view(id: &str, version: Version, header: &Header, game: &Game) -> 
     }
 }
 
-/// The game as text: tag lines in brackets, then one move per line. Seats are counted from 1
-/// here, as in the position notation.
+/// The result as the export's `Result` tag says it: `*` while the game goes on, `draw
+/// (repetition)`, `won by 1` (players counted from 1, partners joined by `+`), or `finished`.
+pub fn result_text(game: &Game) -> String {
+    match game.outcome() {
+        None => "*".to_owned(),
+        Some(o) => match (o.draw, o.winner()) {
+            (Some(reason), _) => format!("draw ({reason:?})").to_lowercase(),
+            (None, Some(w)) => format!(
+                "won by {}",
+                w.iter()
+                    .map(|s| (s.index() + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            ),
+            (None, None) => "finished".to_owned(),
+        },
+    }
+}
+
+/// The game as text, for people: tag lines in brackets, then one move per line, with the
+/// resignations and handovers between the moves in the order they happened. Players are
+/// counted from 1 here (player `n` is seat `n - 1`), as in the position notation:
+///
+/// ```text
+/// [Game "..."]
+/// [Board "star"]
+/// [Players "2"]
+/// [Options "-"]
+/// [Player1 "Ada"]
+/// [Player2 "AI level 10"]
+/// [First "1"]
+/// [Result "*"]
+/// [Start "star 2 - a1,... 1 0,0"]
+///
+/// 1. 1 d1-e5
+/// 2. 2 n2-m3 (skipped 1)
+/// 1 handed to the AI (level 6)
+/// 2 resigned
+/// ```
+///
+/// Exports written before the `Player` tags named them `Seat1`, `Seat2`, ... (also counted
+/// from 1); the import reads both.
 fn export_text(
     id: &str,
     header: &Header,
@@ -300,27 +340,13 @@ fn export_text(
     for (i, s) in header.seats.iter().enumerate() {
         let _ = writeln!(
             out,
-            "[Seat{} \"{}\"]",
+            "[Player{} \"{}\"]",
             i + 1,
             s.name.replace(['"', '\n', '\r'], "'")
         );
     }
     let _ = writeln!(out, "[First \"{}\"]", game.first().index() + 1);
-    let result = match game.outcome() {
-        None => "*".to_owned(),
-        Some(o) => match (o.draw, o.winner()) {
-            (Some(reason), _) => format!("draw ({reason:?})").to_lowercase(),
-            (None, Some(w)) => format!(
-                "won by {}",
-                w.iter()
-                    .map(|s| (s.index() + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join("+")
-            ),
-            (None, None) => "finished".to_owned(),
-        },
-    };
-    let _ = writeln!(out, "[Result \"{result}\"]");
+    let _ = writeln!(out, "[Result \"{}\"]", result_text(game));
     let _ = writeln!(out, "[Start \"{}\"]", header.start_position);
     out.push('\n');
     let people = |seats: &[u8]| -> String {
@@ -330,27 +356,35 @@ fn export_text(
             .collect::<Vec<_>>()
             .join(",")
     };
-    // A resignation or a handover after `n` moves stands after the line of move `n`.
-    let resigned_after = |n: u32, out: &mut String| {
-        for h in header.handovers.iter().filter(|h| h.after == n) {
-            let _ = writeln!(out, "{} handed to the AI (level {})", h.seat + 1, h.level);
-        }
-        for r in resignations.iter().filter(|r| r.after == n) {
+    // The resignations and handovers after `n` moves stand after the line of move `n`, a
+    // handover after the resignations made before it.
+    let changes_after = |n: u32, out: &mut String| {
+        let mut handovers = header.handovers.iter().filter(|h| h.after == n).peekable();
+        for (index, r) in resignations.iter().enumerate() {
+            if r.after != n {
+                continue;
+            }
+            while let Some(h) = handovers.next_if(|h| h.resignations as usize <= index) {
+                let _ = writeln!(out, "{} handed to the AI (level {})", h.seat + 1, h.level);
+            }
             let _ = write!(out, "{} resigned", people(&r.seats));
             if !r.skipped.is_empty() {
                 let _ = write!(out, " (skipped {})", people(&r.skipped));
             }
             out.push('\n');
         }
+        for h in handovers {
+            let _ = writeln!(out, "{} handed to the AI (level {})", h.seat + 1, h.level);
+        }
     };
-    resigned_after(0, &mut out);
+    changes_after(0, &mut out);
     for m in moves {
         let _ = write!(out, "{}. {} {}", m.ply, m.seat + 1, m.notation);
         if !m.skipped.is_empty() {
             let _ = write!(out, " (skipped {})", people(&m.skipped));
         }
         out.push('\n');
-        resigned_after(m.ply, &mut out);
+        changes_after(m.ply, &mut out);
     }
     out
 }

@@ -11,7 +11,7 @@ use utoipa::IntoParams;
 
 use crate::api::{
     CreateGameRequest, CreatedGame, GamePath, GameRecord, GameView, LegalMoves, MoveOutcome,
-    MovesQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
+    MovesQuery, PictureQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
 };
 use crate::error::ApiError;
 use crate::games::{self, Current};
@@ -40,7 +40,7 @@ pub fn configure(config: &mut web::ServiceConfig) {
         .service(web::resource("/v1/games/{id}/ai-turns").route(web::post().to(ai_turns)))
         .service(web::resource("/v1/games/{id}/suggestion").route(web::get().to(suggestion)))
         .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
-        .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(picture)))
+        .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(board_picture)))
         .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
         .service(web::resource("/v1/games/{id}/seats/{seat}/resign").route(web::post().to(resign)))
         .service(web::resource("/v1/games/{id}/seats/{seat}/ai").route(web::post().to(hand_to_ai)))
@@ -189,15 +189,6 @@ pub struct GetGameQuery {
     /// seconds (at most 30) for the game to change before answering 304.
     pub wait_secs: Option<u64>,
     /// The game as it stood after this ply (0: the start), read-only; not with `wait_secs`.
-    pub ply: Option<u32>,
-}
-
-/// The query of a board picture.
-#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct PictureQuery {
-    /// The board as it stood after this ply (0: the start).
     pub ply: Option<u32>,
 }
 
@@ -453,7 +444,10 @@ pub async fn suggestion(
     Ok(json_with_etag(StatusCode::OK, version, &body))
 }
 
-/// The game's full record and its text export.
+/// The game's full record with its text export: JSON, or, when `Accept` ranks `text/plain`
+/// above JSON, the text export alone as a file to save (`Content-Disposition: attachment;
+/// filename="halma-<id>.txt"`). Either form can be imported again (`record` or `record_json`
+/// of `POST /v1/games`).
 #[utoipa::path(
     get,
     path = "/v1/games/{id}/record",
@@ -461,7 +455,16 @@ pub async fn suggestion(
     operation_id = "get_record",
     params(GamePath),
     responses(
-        (status = 200, description = "Every move, the result, the positions and the text export.", body = GameRecord, headers(("ETag" = String, description = "The game's version."))),
+        (status = 200, description = "Every move, the result, the positions and the text export (JSON); or the text export (`text/plain`), with `Content-Disposition`.",
+            content(
+                (GameRecord = "application/json"),
+                (String = "text/plain")
+            ),
+            headers(
+                ("ETag" = String, description = "The game's version."),
+                ("Content-Disposition" = String, description = "With `text/plain`: `attachment; filename=\"halma-<id>.txt\"`."),
+                ("Vary" = String, description = "`Accept`: the two forms are two representations of one resource.")
+            )),
         (status = "4XX", description = "Unknown game (404).", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
     )
@@ -469,21 +472,91 @@ pub async fn suggestion(
 pub async fn record(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (version, body) = games::record(&state, &path.id).await?;
-    Ok(json_with_etag(StatusCode::OK, version, &body))
+    if !wants_text(req.headers()) {
+        let mut response = json_with_etag(StatusCode::OK, version, &body);
+        response
+            .headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("accept"));
+        return Ok(response);
+    }
+    let mut response = HttpResponse::Ok();
+    if let Ok(value) = HeaderValue::from_str(&etag(version)) {
+        response.insert_header((header::ETAG, value));
+    }
+    // Game ids are URL-safe base64: a file name without quoting trouble.
+    let disposition = format!("attachment; filename=\"halma-{}.txt\"", path.id);
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        response.insert_header((header::CONTENT_DISPOSITION, value));
+    }
+    Ok(response
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::VARY, "accept"))
+        .body(body.export))
 }
 
-/// A picture of the game (SVG), for an `<img>` tag. Not part of the OpenAPI document, whose
-/// bodies are JSON.
-pub async fn picture(
+/// Whether `Accept` ranks the text export (`text/plain`, `text/*`) above JSON
+/// (`application/json`, `application/*`, `*/*`); without `Accept`, JSON.
+fn wants_text(headers: &HeaderMap) -> bool {
+    let mut best: Option<(bool, f32)> = None;
+    for value in headers.get_all(header::ACCEPT) {
+        let Ok(text) = value.to_str() else { continue };
+        for item in text.split(',') {
+            let mut parts = item.split(';');
+            let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let text_form = match media.as_str() {
+                "text/plain" | "text/*" => true,
+                "application/json" | "application/*" | "*/*" => false,
+                _ => continue,
+            };
+            // A specific type wins over a wildcard at the same quality.
+            let better = match best {
+                None => q > 0.0,
+                Some((_, best_q)) => {
+                    q > best_q || (q == best_q && text_form && media == "text/plain")
+                }
+            };
+            if better {
+                best = Some((text_form, q));
+            }
+        }
+    }
+    best.is_some_and(|(text_form, _)| text_form)
+}
+
+/// A picture of the game: an SVG document for an `<img>` tag, with the last move's path
+/// marked. It is cacheable by version: the `ETag` is the game's version, and `If-None-Match`
+/// with it gets `304 Not Modified`.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/board.svg",
+    tag = "games",
+    operation_id = "get_board_picture",
+    params(GamePath, PictureQuery,
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "An entity tag from an earlier answer: 304 when the game has not changed.")),
+    responses(
+        (status = 200, description = "The board as an SVG document.", body = String, content_type = "image/svg+xml",
+            headers(("ETag" = String, description = "The game's version."), ("Cache-Control" = String, description = "`no-cache`: keep it, and ask again with `If-None-Match`."))),
+        (status = 304, description = "Not modified since the version in `If-None-Match`."),
+        (status = "4XX", description = "Unknown game (404), a bad query (400: a ply the game has not reached, a size out of range, a seat the game does not have).", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "The store is unavailable (503) or an internal error.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn board_picture(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     query: web::Query<PictureQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let known = |version| none_match(req.headers(), version);
-    let (version, svg) = match games::picture(&state, &path.id, query.ply, known).await? {
+    let (version, svg) = match games::picture(&state, &path.id, &query, known).await? {
         Current::Changed(version, svg) => (version, svg),
         Current::Unchanged(version) => return Ok(not_modified(version)),
     };
@@ -526,6 +599,27 @@ pub async fn rematch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_text_export_is_chosen_by_accept() {
+        let with = |accept: &str| {
+            let mut headers = HeaderMap::new();
+            if let Ok(value) = HeaderValue::from_str(accept) {
+                headers.insert(header::ACCEPT, value);
+            }
+            wants_text(&headers)
+        };
+        assert!(!wants_text(&HeaderMap::new()));
+        assert!(with("text/plain"));
+        assert!(with("text/*"));
+        assert!(with("text/plain, */*;q=0.5"));
+        assert!(with("*/*, text/plain"));
+        assert!(!with("application/json"));
+        assert!(!with("application/json, text/plain;q=0.9"));
+        assert!(!with("*/*"));
+        assert!(!with("text/plain;q=0"));
+        assert!(!with("image/png"));
+    }
 
     #[test]
     fn entity_tags() {

@@ -2,6 +2,7 @@
 //!
 //! The game routes join these in [`configure`].
 
+pub mod analysis;
 pub mod boards;
 pub mod docs;
 pub mod events;
@@ -26,5 +27,6 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
         .configure(stats::configure)
         .configure(boards::configure)
         .configure(play::configure)
+        .configure(analysis::configure)
         .configure(|config| docs::configure(config, openapi));
 }

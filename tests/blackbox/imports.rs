@@ -14,7 +14,13 @@ const AI_TIME_MS: u32 = 5;
 
 /// Finished games in the service's statistics.
 async fn finished_games(server: &TestServer) -> u64 {
-    let stats = server.client().game_stats().send().await.unwrap().into_inner();
+    let stats = server
+        .client()
+        .game_stats()
+        .send()
+        .await
+        .unwrap()
+        .into_inner();
     stats.groups.iter().map(|g| g.games_finished).sum()
 }
 
@@ -241,7 +247,10 @@ pub async fn export_then_import_gives_the_same_game_on_every_board(server: &Test
     }
     // Imported games, finished or finished later, are not counted in the statistics.
     let counted = finished_games(server).await;
-    assert!(counted >= 3, "the games finished above are counted: {counted}");
+    assert!(
+        counted >= 3,
+        "the games finished above are counted: {counted}"
+    );
     let ongoing = played(server, "imported-then-finished", &case(Square8, 2), 6).await;
     let record = ongoing.record().await.unwrap();
     let (mut imported, _) =

@@ -352,10 +352,10 @@ mod tests {
             assert!(std::error::Error::source(&err).is_some());
         }
 
-        let missing = types::CreateGameRequest::builder().players(2_u8);
-        let err = types::CreateGameRequest::try_from(missing).map_err(HalmaError::from);
+        let missing = types::Invitation::builder().seat(1_u8);
+        let err = types::Invitation::try_from(missing).map_err(HalmaError::from);
         assert!(
-            matches!(&err, Err(HalmaError::InvalidRequest(message)) if message.contains("board")),
+            matches!(&err, Err(HalmaError::InvalidRequest(message)) if message.contains("code")),
             "{err:?}"
         );
     }

@@ -41,6 +41,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analysis/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks a move in a position (stores nothing): whether it is legal, which rule it breaks
+         *     when it is not (an illegal move is an answer here, not an error), and the position after it.
+         */
+        post: operations["analysis_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analysis/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The legal moves of a position (stores nothing). */
+        post: operations["analysis_moves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analysis/suggestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The AI's suggestion for a position, and with `multipv` its best few moves with their
+         *     scores (stores nothing). It answers as `GET /v1/games/{id}/suggestion` does for a game at
+         *     that position, on the same search slots, within the same time cap, falling back to the
+         *     one-ply move when every slot stays busy.
+         */
+        post: operations["analysis_suggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/boards": {
         parameters: {
             query?: never;
@@ -136,6 +195,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/board.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of the game: an SVG document for an `<img>` tag, with the last move's path
+         *     marked. It is cacheable by version: the `ETag` is the game's version, and `If-None-Match`
+         *     with it gets `304 Not Modified`.
+         */
+        get: operations["get_board_picture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/events": {
         parameters: {
             query?: never;
@@ -189,7 +269,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The game's full record and its text export. */
+        /**
+         * The game's full record with its text export: JSON, or, when `Accept` ranks `text/plain`
+         *     above JSON, the text export alone as a file to save (`Content-Disposition: attachment;
+         *     filename="halma-<id>.txt"`). Either form can be imported again (`record` or `record_json`
+         *     of `POST /v1/games`).
+         */
         get: operations["get_record"];
         put?: never;
         post?: never;
@@ -455,6 +540,157 @@ export interface components {
              */
             version?: number | null;
         };
+        /** @description Whether a move is legal in a position, and where it leads. */
+        AnalysisCheck: {
+            /** @description When it is not: the explanation. */
+            detail?: string | null;
+            /** @description Whether the move is legal. */
+            legal: boolean;
+            played?: components["schemas"]["MoveView"] | null;
+            /** @description When it is legal: the position after it, in the notation. */
+            position_after?: string | null;
+            reason?: components["schemas"]["ProblemReason"] | null;
+            result_after?: components["schemas"]["GameResult"] | null;
+            /**
+             * Format: u-int8
+             * @description The seat the move is for: the seat to move.
+             */
+            seat?: number | null;
+            /**
+             * Format: u-int8
+             * @description When it is legal: the seat to move after it; absent when it ends the game.
+             */
+            to_move_after?: number | null;
+        };
+        /** @description A move to check in a position: `path`, `from` with `to`, or `notation`, as when playing. */
+        AnalysisCheckRequest: {
+            /** @description Start cell (with `to`). */
+            from?: string | null;
+            /** @description The move in the notation. */
+            notation?: string | null;
+            /** @description Rule options that add to the position's own (they may not contradict them). */
+            options?: components["schemas"]["RuleOptions"];
+            /** @description The full path, start and end included. */
+            path?: string[] | null;
+            /** @description The position in the notation. */
+            position: string;
+            /** @description End cell (with `from`). */
+            to?: string | null;
+        };
+        /** @description The legal moves of a position. */
+        AnalysisMoves: {
+            /** @description Each (from, to) pair once, with a shortest path. */
+            moves: components["schemas"]["LegalMoveView"][];
+            /**
+             * @description The position as the service reads it (its options field with the request's added, and
+             *     the turn passed on when the player to move cannot move).
+             */
+            position: string;
+            result?: components["schemas"]["GameResult"] | null;
+            /**
+             * Format: u-int8
+             * @description The seat to move; absent when the position ends the game (then `moves` is empty).
+             */
+            to_move?: number | null;
+        };
+        /**
+         * @description A position to analyse: the notation (as `position` of a game shows it) and rule options
+         *     that add to the position's own.
+         */
+        AnalysisMovesRequest: {
+            /** @description Only the moves of the piece on this cell. */
+            from?: string | null;
+            /** @description Rule options that add to the position's own (they may not contradict them). */
+            options?: components["schemas"]["RuleOptions"];
+            /** @description The position in the notation. */
+            position: string;
+        };
+        /**
+         * @description The AI's answer about a position: the fields of a game's suggestion (without a version),
+         *     and the best moves of `multipv`.
+         */
+        AnalysisSuggestion: {
+            /**
+             * Format: u-int32
+             * @description Depth of the last completed search iteration.
+             */
+            depth: number;
+            /**
+             * Format: u-int64
+             * @description Time the search took, in milliseconds.
+             */
+            elapsed_ms: number;
+            /** @description Start cell. */
+            from: string;
+            /**
+             * Format: u-int8
+             * @description The level used: the one asked for, or 4 (the one-ply player) when every search slot
+             *     of the instance stayed busy for the whole budget.
+             */
+            level: number;
+            /**
+             * @description The best moves, best first (`multipv` of them, fewer when the seat has fewer moves):
+             *     the first is the move above, each next one the best of the moves not listed before.
+             */
+            lines: components["schemas"]["SuggestionLine"][];
+            /**
+             * Format: u-int64
+             * @description Positions searched, over every line.
+             */
+            nodes: number;
+            /** @description The move in the notation. */
+            notation: string;
+            /** @description A shortest path for the move. */
+            path: string[];
+            /** @description The expected line of play, as moves in `from-to` notation, starting with this move. */
+            principal_variation: string[];
+            /**
+             * Format: int32
+             * @description The evaluation for the seat to move (16 units per row of distance; wins score high).
+             */
+            score: number;
+            /**
+             * Format: u-int8
+             * @description The seat the suggestion is for.
+             */
+            seat: number;
+            /**
+             * Format: u-int32
+             * @description The time budget used, in milliseconds.
+             */
+            time_budget_ms: number;
+            /** @description End cell. */
+            to: string;
+        };
+        /** @description A position to ask the AI about. */
+        AnalysisSuggestionRequest: {
+            /**
+             * Format: u-int8
+             * @description Strength from 1 to 10 (default 10).
+             */
+            level?: number | null;
+            /**
+             * Format: u-int8
+             * @description How many of the best moves to list in `lines`, best first, each with its score (1 to
+             *     10, default 1).
+             */
+            multipv?: number | null;
+            /** @description Rule options that add to the position's own (they may not contradict them). */
+            options?: components["schemas"]["RuleOptions"];
+            /** @description The position in the notation. */
+            position: string;
+            /**
+             * @description The positions the game went through before this one, oldest first, in the notation
+             *     (at most 64): the AI steers clear of repeating them, as it does in a stored game.
+             */
+            recent?: string[];
+            /**
+             * Format: u-int32
+             * @description Thinking time in milliseconds (default 200; capped by the service's configuration),
+             *     shared by the lines of `multipv`.
+             */
+            time_ms?: number | null;
+        };
         /** @description One army: a colour set with its home and goal areas and where its pieces stand. */
         ArmyView: {
             /**
@@ -566,7 +802,12 @@ export interface components {
             /** @description The corner's name. */
             corner: string;
         };
-        /** @description A new game. */
+        /**
+         * @description A new game: from the initial setup of `board` and `players`, or from a `position`, or as the
+         *     import of a `record` (text) or `record_json` (JSON). At most one of the three starts may be
+         *     given; with one of them, `board`, `players` and `options` may be left out (given, they must
+         *     agree with it, and `options` add to its own).
+         */
         CreateGameRequest: {
             /**
              * Format: u-int32
@@ -574,28 +815,50 @@ export interface components {
              *     service's configuration).
              */
             ai_time_ms?: number | null;
-            /** @description The board. */
-            board: components["schemas"]["BoardName"];
+            board?: components["schemas"]["BoardName"] | null;
             /**
              * Format: u-int8
-             * @description The seat that moves first; absent: drawn by lot.
+             * @description The seat that moves first; absent: drawn by lot. Not with a `position` or a record
+             *     (their player to move moves first).
              */
             first_seat?: number | null;
             /**
              * @description Rule options; absent ones take the defaults (see `GET /v1/rules/options`), and one that
-             *     does not apply to the board or player count is rejected (422 `invalid_setup`).
+             *     does not apply to the board or player count is rejected (422 `invalid_setup`). With a
+             *     position or a record they add to its own options and may not contradict them (422
+             *     `invalid_position`, reason `options_disagree`).
              */
             options?: components["schemas"]["RuleOptions"];
             /**
              * Format: u-int8
-             * @description Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8.
+             * @description Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8
+             *     (required unless a `position` or a record is given).
              */
-            players: number;
+            players?: number | null;
+            /**
+             * @description Start from this position in the notation (as `position` of `GET /v1/games/{id}` shows
+             *     it) instead of the initial setup; its player to move moves first. A position that
+             *     cannot be played is 422 `invalid_position`, whose `field` names the field at fault
+             *     (`position.placement`), or the option it needs (`options.fifteen_pieces` for armies of
+             *     15 pieces).
+             */
+            position?: string | null;
             /**
              * @description List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
              *     then join its open seats without a code. Only for games with an open seat.
              */
             public?: boolean;
+            /**
+             * @description Import a game from its text export (`export` of `GET /v1/games/{id}/record`, or the
+             *     `text/plain` download): the setup, the start and every move, resignation and handover
+             *     are replayed and checked against the rules, and the game goes on from its last
+             *     position (AI seats to move then move). The seat names come from its `Player` tags (or
+             *     the `Seat` tags of older exports) unless `seats` are given; seats the record hands to
+             *     the AI are AI seats. A record that does not replay is 422 `invalid_record` with the
+             *     `move_number` at fault and a `reason`.
+             */
+            record?: string | null;
+            record_json?: components["schemas"]["GameRecord"] | null;
             /**
              * @description The seats in turn order (clockwise from seat 0). Empty: all human. Otherwise exactly
              *     one entry per player.
@@ -1055,7 +1318,8 @@ export interface components {
         /**
          * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
          *     `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
-         *     `reason`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
+         *     `reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
+         *     `move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
          *     a `Retry-After` header.
          * @example {
          *       "code": "version_mismatch",
@@ -1077,10 +1341,22 @@ export interface components {
             /** @description An explanation of this occurrence. */
             detail: string;
             /**
+             * @description With `invalid_position`: where the problem is, as a path into the request
+             *     (`position.placement`, `recent[2].to_move`, `options.fifteen_pieces`).
+             */
+            field?: string | null;
+            /**
              * Format: u-int64
              * @description With `payload_too_large`: the body size limit in bytes, when known.
              */
             limit_bytes?: number | null;
+            /**
+             * Format: u-int32
+             * @description With `invalid_record`: the number of the record's move at fault, from 1 (also for a
+             *     resignation or handover: the move it follows; 0 before the first move); absent for a
+             *     problem with the record's tags or start.
+             */
+            move_number?: number | null;
             reason?: components["schemas"]["ProblemReason"] | null;
             /**
              * Format: u-int16
@@ -1097,13 +1373,13 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "game_waiting" | "game_not_waiting" | "seat_taken" | "seat_not_joined" | "invalid_invitation" | "too_many_streams" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "game_waiting" | "game_not_waiting" | "seat_taken" | "seat_not_joined" | "invalid_invitation" | "too_many_streams" | "invalid_position" | "invalid_record" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
          * @enum {string}
          */
-        ProblemReason: "game_over" | "path_too_short" | "empty_cell" | "not_your_piece" | "cell_occupied" | "goal_locked" | "foreign_corner" | "forbidden_camp" | "step_direction" | "not_a_jump" | "step_in_chain" | "returns_to_start" | "unreachable" | "not_your_turn" | "not_ai_turn" | "players" | "option" | "first_seat" | "seats";
+        ProblemReason: "game_over" | "path_too_short" | "empty_cell" | "not_your_piece" | "cell_occupied" | "goal_locked" | "foreign_corner" | "forbidden_camp" | "step_direction" | "not_a_jump" | "step_in_chain" | "returns_to_start" | "unreachable" | "not_your_turn" | "not_ai_turn" | "players" | "option" | "first_seat" | "seats" | "start_conflict" | "unreadable" | "piece_count" | "options_disagree" | "not_playing" | "finish_not_marked" | "leave_home_not_marked" | "wrong_player" | "skipped" | "not_allowed" | "mismatch";
         /** @description The answer of `/readyz` when the instance can serve games. */
         Readiness: {
             /**
@@ -1499,6 +1775,34 @@ export interface components {
             /** @description The groups, by board, player count and rules. */
             groups: components["schemas"]["StatsGroup"][];
         };
+        /** @description One of the best moves of a position, with its score and expected line of play. */
+        SuggestionLine: {
+            /**
+             * Format: u-int32
+             * @description Depth of the last completed search iteration.
+             */
+            depth: number;
+            /** @description Start cell. */
+            from: string;
+            /**
+             * Format: u-int64
+             * @description Positions searched for this line.
+             */
+            nodes: number;
+            /** @description The move in the notation. */
+            notation: string;
+            /** @description A shortest path for the move. */
+            path: string[];
+            /** @description The expected line of play, as moves in `from-to` notation, starting with this move. */
+            principal_variation: string[];
+            /**
+             * Format: int32
+             * @description The evaluation for the seat to move (16 units per row of distance; wins score high).
+             */
+            score: number;
+            /** @description End cell. */
+            to: string;
+        };
         /** @description A suggested move for the seat to move, with the search's statistics. */
         SuggestionView: {
             /**
@@ -1562,6 +1866,12 @@ export interface components {
 }
 export type AiLevelStats = components['schemas']['AiLevelStats'];
 export type AiTurnsRequest = components['schemas']['AiTurnsRequest'];
+export type AnalysisCheck = components['schemas']['AnalysisCheck'];
+export type AnalysisCheckRequest = components['schemas']['AnalysisCheckRequest'];
+export type AnalysisMoves = components['schemas']['AnalysisMoves'];
+export type AnalysisMovesRequest = components['schemas']['AnalysisMovesRequest'];
+export type AnalysisSuggestion = components['schemas']['AnalysisSuggestion'];
+export type AnalysisSuggestionRequest = components['schemas']['AnalysisSuggestionRequest'];
 export type ArmyView = components['schemas']['ArmyView'];
 export type BackwardStepsRule = components['schemas']['BackwardStepsRule'];
 export type BoardList = components['schemas']['BoardList'];
@@ -1620,6 +1930,7 @@ export type SeatView = components['schemas']['SeatView'];
 export type Standing = components['schemas']['Standing'];
 export type StatsGroup = components['schemas']['StatsGroup'];
 export type StatsView = components['schemas']['StatsView'];
+export type SuggestionLine = components['schemas']['SuggestionLine'];
 export type SuggestionView = components['schemas']['SuggestionView'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1666,6 +1977,132 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    analysis_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Legal or not, with the reason, or with the move as played and the position after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisCheck"];
+                };
+            };
+            /** @description 400 malformed request, a move not given in exactly one form (`bad_request`) or a cell that is not on the board (`bad_notation`); 413; 415; 422 `invalid_position`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    analysis_moves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisMovesRequest"];
+            };
+        };
+        responses: {
+            /** @description Each legal (from, to) pair once, with a shortest path; none when the position ends the game. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisMoves"];
+                };
+            };
+            /** @description 400 malformed request (`invalid_json`) or a `from` that is not a cell (`bad_notation`); 413; 415; 422 `invalid_position` with the `field` at fault and a `reason`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    analysis_suggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisSuggestionRequest"];
+            };
+        };
+        responses: {
+            /** @description The suggested move with its path, score and search statistics, and the best `multipv` moves in `lines`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisSuggestion"];
+                };
+            };
+            /** @description 400 malformed request, a level, time or `multipv` out of range, more than 64 recent positions; 413; 415; 422 `invalid_position` (the `field` names `position` or `recent[i]`), `illegal_move` (`game_over`) when the position ends the game. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An internal error. */
+            "5XX": {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1932,6 +2369,74 @@ export interface operations {
             };
         };
     };
+    get_board_picture: {
+        parameters: {
+            query?: {
+                /** @description The board as it stood after this ply (0: the start). */
+                ply?: number;
+                /** @description Write each cell's name (`e5`) on the board (default false). */
+                names?: boolean;
+                /** @description The length of the picture's longer side in pixels, 64 to 4096 (default 640). */
+                size?: number;
+                /**
+                 * @description The seat to draw at the bottom, as its player sees the board (default: the board
+                 *     unturned, seat 0's home at the bottom). The star turns by sixths of a turn, square
+                 *     boards by quarter turns; the text stays upright.
+                 */
+                bottom?: number;
+            };
+            header?: {
+                /** @description An entity tag from an earlier answer: 304 when the game has not changed. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board as an SVG document. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: keep it, and ask again with `If-None-Match`. */
+                    "Cache-Control"?: string;
+                    /** @description The game's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified since the version in `If-None-Match`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown game (404), a bad query (400: a ply the game has not reached, a size out of range, a seat the game does not have). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable (503) or an internal error. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     game_events: {
         parameters: {
             query?: never;
@@ -2086,15 +2591,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every move, the result, the positions and the text export. */
+            /** @description Every move, the result, the positions and the text export (JSON); or the text export (`text/plain`), with `Content-Disposition`. */
             200: {
                 headers: {
+                    /** @description With `text/plain`: `attachment; filename="halma-<id>.txt"`. */
+                    "Content-Disposition"?: string;
                     /** @description The game's version. */
                     ETag?: string;
+                    /** @description `Accept`: the two forms are two representations of one resource. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GameRecord"];
+                    "text/plain": string;
                 };
             };
             /** @description Unknown game (404). */

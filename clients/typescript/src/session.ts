@@ -20,6 +20,7 @@ import type {
   SuggestionView,
   operations,
 } from "./generated.js";
+import { UnexpectedResponseError } from "./errors.js";
 import { followEvents, type FollowOptions, type GameEvent } from "./events.js";
 import { bearer, entityTag, etagVersion } from "./headers.js";
 import type { SeatInvitation } from "./invitation.js";
@@ -452,7 +453,8 @@ export class GameSession {
   }
 
   /**
-   * The game's full record and its text export.
+   * The game's full record and its text export (the JSON form: the service sends the text
+   * export alone to `Accept: text/plain`).
    *
    * @throws {@link ProblemError} 404 `game_not_found`, and the failures every request may have.
    */
@@ -460,9 +462,17 @@ export class GameSession {
     const answer = await send(
       this.#client.GET("/v1/games/{id}/record", {
         params: { path: { id: this.id } },
+        headers: { Accept: "application/json" },
         ...init(options),
       }),
     );
+    if (typeof answer.data === "string") {
+      throw new UnexpectedResponseError(
+        "the record came as text, not JSON",
+        answer.response.status,
+        answer.data,
+      );
+    }
     return answer.data;
   }
 

@@ -47,6 +47,10 @@ pub struct RecordImport {
     /// Every seat handed to the AI, in order.
     #[serde(default)]
     pub handovers: Vec<HandoverView>,
+    /// Not read: the seats taken and given up while the game waited for players (the seats
+    /// of an imported game are set up anew).
+    #[serde(default)]
+    pub seat_changes: Vec<crate::api::SeatChangeView>,
     /// Checked: the result the moves must reach (absent or `null`: the game goes on).
     #[serde(default)]
     pub result: Option<GameResult>,

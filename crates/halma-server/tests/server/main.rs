@@ -14,6 +14,7 @@ mod extractors;
 mod game_cache;
 mod games;
 mod http;
+mod imports;
 mod memory_store;
 mod openapi_doc;
 mod play;

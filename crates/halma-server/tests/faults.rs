@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use halma_testkit::{free_port, RedisServer};
@@ -95,17 +95,66 @@ struct Tally {
     slowest_failure_ms: AtomicU64,
 }
 
-/// One client racing on one game: reads the moves from one instance, posts one of them to
-/// another, until `stop`. Returns the moves acknowledged to it.
+/// Creates a two-player 8 x 8 game of two human seats, moved by the host token, on `base`.
+/// Returns its id and host token, or `None` when the instance cannot create it now (Redis
+/// down, instance dead).
+async fn create_game(client: &reqwest::Client, base: &str) -> Option<(String, String)> {
+    let r = client
+        .post(format!("{base}/v1/games"))
+        .json(&json!({"board": "square8", "players": 2, "first_seat": 0}))
+        .send()
+        .await
+        .ok()?;
+    if r.status().as_u16() != 201 {
+        assert_eq!(r.status().as_u16(), 503, "creating a game");
+        return None;
+    }
+    let created: Value = r.json().await.unwrap();
+    Some((
+        created["game"]["id"].as_str().unwrap().to_owned(),
+        created["tokens"]["host"].as_str().unwrap().to_owned(),
+    ))
+}
+
+/// The game two clients race on: when it ends (random games on 8 x 8 end in a few seconds,
+/// often by repetition), the first client to see it ended puts a fresh game in its place and
+/// both go on there, so moves are raced until the end of the test.
+struct Table {
+    current: Mutex<(String, String)>,
+}
+
+impl Table {
+    fn current(&self) -> (String, String) {
+        self.current.lock().unwrap().clone()
+    }
+
+    /// Replaces the game `ended` by a new one, unless the other client already did.
+    async fn replace(&self, ended: &str, client: &reqwest::Client, base: &str) {
+        if self.current.lock().unwrap().0 != ended {
+            return;
+        }
+        if let Some(fresh) = create_game(client, base).await {
+            let mut current = self.current.lock().unwrap();
+            // The other client may have been quicker; its game stays, this one goes unused.
+            if current.0 == ended {
+                *current = fresh;
+            }
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// One client racing on one table: reads the moves from one instance, posts one of them to
+/// another, until `stop`. Returns the moves acknowledged to it, with their games.
 async fn race(
     bases: Arc<Vec<String>>,
-    id: String,
-    host: String,
+    table: Arc<Table>,
     seed: u64,
     stop: Arc<AtomicBool>,
     outage: Arc<AtomicBool>,
     tally: Arc<Tally>,
-) -> Vec<Acknowledged> {
+) -> Vec<(String, Acknowledged)> {
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(15))
         .build()
@@ -113,6 +162,7 @@ async fn race(
     let mut rng = StdRng::seed_from_u64(seed);
     let mut acked = Vec::new();
     while !stop.load(Ordering::Relaxed) {
+        let (id, host) = table.current();
         let read = &bases[rng.random_range(0..bases.len())];
         let write = &bases[rng.random_range(0..bases.len())];
         let started = Instant::now();
@@ -143,7 +193,8 @@ async fn race(
         };
         let list = moves["moves"].as_array().unwrap();
         if list.is_empty() {
-            return acked;
+            table.replace(&id, &client, write).await;
+            continue;
         }
         let version = moves["version"].as_u64().unwrap();
         let pick = &list[rng.random_range(0..list.len())];
@@ -159,10 +210,13 @@ async fn race(
                 let outcome: Value = r.json().await.unwrap();
                 let played = &outcome["played"][0];
                 assert_eq!(outcome["game"]["version"].as_u64(), Some(version + 1));
-                acked.push(Acknowledged {
-                    ply: played["ply"].as_u64().unwrap(),
-                    notation: played["notation"].as_str().unwrap().to_owned(),
-                });
+                acked.push((
+                    id.clone(),
+                    Acknowledged {
+                        ply: played["ply"].as_u64().unwrap(),
+                        notation: played["notation"].as_str().unwrap().to_owned(),
+                    },
+                ));
                 tally.acknowledged.fetch_add(1, Ordering::Relaxed);
             }
             Ok(r) => match r.status().as_u16() {
@@ -200,40 +254,27 @@ async fn acknowledged_moves_survive_a_redis_restart_and_a_killed_instance() {
     }
     let bases: Arc<Vec<String>> = Arc::new(instances.iter().map(|i| i.base.clone()).collect());
 
-    // Two-player 8 x 8 games of two human seats, moved by the host token.
-    let mut games = Vec::new();
+    let mut tables = Vec::new();
     for g in 0..GAMES {
-        let r = client
-            .post(format!("{}/v1/games", bases[g % bases.len()]))
-            .json(&json!({"board": "square8", "players": 2, "first_seat": 0}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 201);
-        let created: Value = r.json().await.unwrap();
-        games.push((
-            created["game"]["id"].as_str().unwrap().to_owned(),
-            created["tokens"]["host"].as_str().unwrap().to_owned(),
-        ));
+        let game = create_game(&client, &bases[g % bases.len()]).await.unwrap();
+        tables.push(Arc::new(Table {
+            current: Mutex::new(game),
+        }));
     }
     let stop = Arc::new(AtomicBool::new(false));
     let outage = Arc::new(AtomicBool::new(false));
     let tally = Arc::new(Tally::default());
     let mut clients = Vec::new();
-    for (g, (id, host)) in games.iter().enumerate() {
+    for (g, table) in tables.iter().enumerate() {
         for side in 0..2 {
-            clients.push((
-                id.clone(),
-                tokio::spawn(race(
-                    Arc::clone(&bases),
-                    id.clone(),
-                    host.clone(),
-                    (g * 2 + side) as u64,
-                    Arc::clone(&stop),
-                    Arc::clone(&outage),
-                    Arc::clone(&tally),
-                )),
-            ));
+            clients.push(tokio::spawn(race(
+                Arc::clone(&bases),
+                Arc::clone(table),
+                (g * 2 + side) as u64,
+                Arc::clone(&stop),
+                Arc::clone(&outage),
+                Arc::clone(&tally),
+            )));
         }
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -258,15 +299,15 @@ async fn acknowledged_moves_survive_a_redis_restart_and_a_killed_instance() {
     stop.store(true, Ordering::Relaxed);
 
     let mut acknowledged: BTreeMap<String, Vec<Acknowledged>> = BTreeMap::new();
-    for (id, handle) in clients {
-        acknowledged
-            .entry(id)
-            .or_default()
-            .extend(handle.await.unwrap());
+    for handle in clients {
+        for (id, a) in handle.await.unwrap() {
+            acknowledged.entry(id).or_default().push(a);
+        }
     }
     let total: usize = acknowledged.values().map(Vec::len).sum();
     println!(
-        "acknowledged {total} moves ({before_outage} before the outage, {after_restart} after Redis came back), {} conflicts, {during_outage} answers 503 during the outage (slowest failure {} ms), {} requests to a dead instance",
+        "acknowledged {total} moves in {} games ({before_outage} before the outage, {after_restart} after Redis came back), {} conflicts, {during_outage} answers 503 during the outage (slowest failure {} ms), {} requests to a dead instance",
+        acknowledged.len(),
         tally.conflicts.load(Ordering::Relaxed),
         tally.slowest_failure_ms.load(Ordering::Relaxed),
         tally.unreachable.load(Ordering::Relaxed),

@@ -18,6 +18,8 @@
 # GAMES games with SUGGEST_PLIES (40) plies played, never plays the move, and reports how many
 # answers came later than the budget + 50 ms and + 100 ms. The server's cap on the budget,
 # HALMA_AI_MAX_MS (2000), is passed on from the environment like every HALMA_ setting.
+# The rate limits are off (HALMA_RATE_LIMITS=off) unless set: the generator is one client
+# address at full speed.
 #   SCENARIOS=suggest CONNECTIONS=8 SUGGEST_MS=50 bench/load.sh
 #
 # The load generator runs on the same machine as the server and Redis: on a small machine they
@@ -107,7 +109,7 @@ redis-cli -p "$REDIS_PORT" ping >/dev/null
 echo "== server"
 HTTP_PORT=$(free_port)
 BASE=http://127.0.0.1:$HTTP_PORT
-REDIS_URL=redis://127.0.0.1:$REDIS_PORT HALMA_BIND=127.0.0.1:$HTTP_PORT HALMA_LOG=warn \
+REDIS_URL=redis://127.0.0.1:$REDIS_PORT HALMA_BIND=127.0.0.1:$HTTP_PORT HALMA_LOG=warn HALMA_RATE_LIMITS="${HALMA_RATE_LIMITS:-off}" \
   "$SERVER_BIN" >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 100); do

@@ -4,10 +4,20 @@ use std::time::Duration;
 
 use halma_client::Client;
 use halma_server::config::Config;
+use halma_server::limits::RateLimits;
 use halma_testkit::{spawn_app, RedisServer};
 
 /// Longest a request may take. Generous: the suite runs in debug builds on busy machines.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// `config` without rate limits: the games of the suite run at machine speed (a move with
+/// a dozen illegal probes in a few milliseconds); the limits have tests of their own.
+fn unlimited(config: Config) -> Config {
+    Config {
+        limits: RateLimits::off(),
+        ..config
+    }
+}
 
 /// One or two instances of the service over one store, with a client for each.
 pub struct TestServer {
@@ -20,7 +30,7 @@ pub struct TestServer {
 impl TestServer {
     /// One instance over the in-memory store.
     pub async fn memory() -> Self {
-        let base = spawn_app(Config::default()).await;
+        let base = spawn_app(unlimited(Config::default())).await;
         Self {
             clients: vec![client(&base), client(&base)],
             store: "memory",
@@ -31,7 +41,7 @@ impl TestServer {
     /// Two instances sharing a private Redis, their keys under the test's name.
     pub async fn redis(test: &str) -> Self {
         let redis = RedisServer::start();
-        let config = redis.config(&format!("blackbox:{test}:"));
+        let config = unlimited(redis.config(&format!("blackbox:{test}:")));
         let first = spawn_app(config.clone()).await;
         let second = spawn_app(config).await;
         Self {

@@ -1114,8 +1114,8 @@ anyone may join under any name, and every game played under it counts here.*/
     /**An error response (RFC 9457 problem details) with a stable machine-readable `code`:
 `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
 `reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
-`move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
-a `Retry-After` header.*/
+`move_number`, `payload_too_large` adds `limit_bytes`, `rate_limited` a `reason`, and
+`store_unavailable` (503) and `rate_limited` (429) come with a `Retry-After` header.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Problem {
         pub code: ProblemCode,
@@ -1216,6 +1216,8 @@ status.*/
         InvalidPosition,
         #[serde(rename = "invalid_record")]
         InvalidRecord,
+        #[serde(rename = "rate_limited")]
+        RateLimited,
         #[serde(rename = "internal")]
         Internal,
     }
@@ -1247,6 +1249,7 @@ status.*/
                 Self::TooManyStreams => f.write_str("too_many_streams"),
                 Self::InvalidPosition => f.write_str("invalid_position"),
                 Self::InvalidRecord => f.write_str("invalid_record"),
+                Self::RateLimited => f.write_str("rate_limited"),
                 Self::Internal => f.write_str("internal"),
             }
         }
@@ -1282,6 +1285,7 @@ status.*/
                 "too_many_streams" => Ok(Self::TooManyStreams),
                 "invalid_position" => Ok(Self::InvalidPosition),
                 "invalid_record" => Ok(Self::InvalidRecord),
+                "rate_limited" => Ok(Self::RateLimited),
                 "internal" => Ok(Self::Internal),
                 _ => Err("invalid value".into()),
             }
@@ -1378,6 +1382,14 @@ why the setup cannot be played.*/
         NotAllowed,
         #[serde(rename = "mismatch")]
         Mismatch,
+        #[serde(rename = "requests")]
+        Requests,
+        #[serde(rename = "writes")]
+        Writes,
+        #[serde(rename = "game_creation")]
+        GameCreation,
+        #[serde(rename = "ai_time")]
+        AiTime,
     }
     impl ::std::fmt::Display for ProblemReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -1412,6 +1424,10 @@ why the setup cannot be played.*/
                 Self::Skipped => f.write_str("skipped"),
                 Self::NotAllowed => f.write_str("not_allowed"),
                 Self::Mismatch => f.write_str("mismatch"),
+                Self::Requests => f.write_str("requests"),
+                Self::Writes => f.write_str("writes"),
+                Self::GameCreation => f.write_str("game_creation"),
+                Self::AiTime => f.write_str("ai_time"),
             }
         }
     }
@@ -1451,6 +1467,10 @@ why the setup cannot be played.*/
                 "skipped" => Ok(Self::Skipped),
                 "not_allowed" => Ok(Self::NotAllowed),
                 "mismatch" => Ok(Self::Mismatch),
+                "requests" => Ok(Self::Requests),
+                "writes" => Ok(Self::Writes),
+                "game_creation" => Ok(Self::GameCreation),
+                "ai_time" => Ok(Self::AiTime),
                 _ => Err("invalid value".into()),
             }
         }
@@ -9904,7 +9924,9 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/boards`
-        pub async fn send(self) -> Result<ResponseValue<types::BoardList>, Error<()>> {
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::BoardList>, Error<types::Problem>> {
             let Self { client } = self;
             let url = format!("{}/v1/boards", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -9934,6 +9956,13 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -12149,7 +12178,7 @@ pub mod builder {
         ///Sends a `GET` request to `/v1/rules/options`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::RuleOptionList>, Error<()>> {
+        ) -> Result<ResponseValue<types::RuleOptionList>, Error<types::Problem>> {
             let Self { client } = self;
             let url = format!("{}/v1/rules/options", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -12179,6 +12208,13 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -12227,6 +12263,13 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 500u16..=599u16 => {
                     Err(
                         Error::ErrorResponse(

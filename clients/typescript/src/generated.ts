@@ -1319,8 +1319,8 @@ export interface components {
          * @description An error response (RFC 9457 problem details) with a stable machine-readable `code`:
          *     `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
          *     `reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
-         *     `move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
-         *     a `Retry-After` header.
+         *     `move_number`, `payload_too_large` adds `limit_bytes`, `rate_limited` a `reason`, and
+         *     `store_unavailable` (503) and `rate_limited` (429) come with a `Retry-After` header.
          * @example {
          *       "code": "version_mismatch",
          *       "current_version": 8,
@@ -1373,13 +1373,13 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "game_waiting" | "game_not_waiting" | "seat_taken" | "seat_not_joined" | "invalid_invitation" | "too_many_streams" | "invalid_position" | "invalid_record" | "internal";
+        ProblemCode: "game_not_found" | "not_found" | "method_not_allowed" | "missing_token" | "invalid_token" | "version_mismatch" | "precondition_required" | "illegal_move" | "invalid_setup" | "bad_request" | "invalid_json" | "bad_notation" | "unsupported_media_type" | "payload_too_large" | "store_unavailable" | "seat_not_playing" | "seat_is_ai" | "game_waiting" | "game_not_waiting" | "seat_taken" | "seat_not_joined" | "invalid_invitation" | "too_many_streams" | "invalid_position" | "invalid_record" | "rate_limited" | "internal";
         /**
          * @description The `reason` of an `illegal_move` or `invalid_setup` problem: which rule the move breaks, or
          *     why the setup cannot be played.
          * @enum {string}
          */
-        ProblemReason: "game_over" | "path_too_short" | "empty_cell" | "not_your_piece" | "cell_occupied" | "goal_locked" | "foreign_corner" | "forbidden_camp" | "step_direction" | "not_a_jump" | "step_in_chain" | "returns_to_start" | "unreachable" | "not_your_turn" | "not_ai_turn" | "players" | "option" | "first_seat" | "seats" | "start_conflict" | "unreadable" | "piece_count" | "options_disagree" | "not_playing" | "finish_not_marked" | "leave_home_not_marked" | "wrong_player" | "skipped" | "not_allowed" | "mismatch";
+        ProblemReason: "game_over" | "path_too_short" | "empty_cell" | "not_your_piece" | "cell_occupied" | "goal_locked" | "foreign_corner" | "forbidden_camp" | "step_direction" | "not_a_jump" | "step_in_chain" | "returns_to_start" | "unreachable" | "not_your_turn" | "not_ai_turn" | "players" | "option" | "first_seat" | "seats" | "start_conflict" | "unreadable" | "piece_count" | "options_disagree" | "not_playing" | "finish_not_marked" | "leave_home_not_marked" | "wrong_player" | "skipped" | "not_allowed" | "mismatch" | "requests" | "writes" | "game_creation" | "ai_time";
         /** @description The answer of `/readyz` when the instance can serve games. */
         Readiness: {
             /**
@@ -2007,7 +2007,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisCheck"];
                 };
             };
-            /** @description 400 malformed request, a move not given in exactly one form (`bad_request`) or a cell that is not on the board (`bad_notation`); 413; 415; 422 `invalid_position`. */
+            /** @description 400 malformed request, a move not given in exactly one form (`bad_request`) or a cell that is not on the board (`bad_notation`); 413; 415; 422 `invalid_position`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2049,7 +2049,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisMoves"];
                 };
             };
-            /** @description 400 malformed request (`invalid_json`) or a `from` that is not a cell (`bad_notation`); 413; 415; 422 `invalid_position` with the `field` at fault and a `reason`. */
+            /** @description 400 malformed request (`invalid_json`) or a `from` that is not a cell (`bad_notation`); 413; 415; 422 `invalid_position` with the `field` at fault and a `reason`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2091,7 +2091,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisSuggestion"];
                 };
             };
-            /** @description 400 malformed request, a level, time or `multipv` out of range, more than 64 recent positions; 413; 415; 422 `invalid_position` (the `field` names `position` or `recent[i]`), `illegal_move` (`game_over`) when the position ends the game. */
+            /** @description 400 malformed request, a level, time or `multipv` out of range, more than 64 recent positions; 413; 415; 422 `invalid_position` (the `field` names `position` or `recent[i]`), `illegal_move` (`game_over`) when the position ends the game. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2129,6 +2129,17 @@ export interface operations {
                     "application/json": components["schemas"]["BoardList"];
                 };
             };
+            /** @description A rate limit of the client is reached (`rate_limited`; `reason` names it: `requests`, `writes`, `game_creation` or `ai_time`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the bucket holds enough for this request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     get_board: {
@@ -2155,7 +2166,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoardView"];
                 };
             };
-            /** @description Unknown board (404) or an arm size that is not offered (400). */
+            /** @description Unknown board (404) or an arm size that is not offered (400). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2192,7 +2203,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedGame"];
                 };
             };
-            /** @description The request is malformed (400 `invalid_json`, 413, 415) or the setup cannot be played (422 `invalid_setup` with a `reason`). */
+            /** @description The request is malformed (400 `invalid_json`, 413, 415) or the setup cannot be played (422 `invalid_setup` with a `reason`). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2253,7 +2264,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown game (404 `game_not_found`) or a bad query (400). */
+            /** @description Unknown game (404 `game_not_found`) or a bad query (400). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2297,7 +2308,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description 400 a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` (every seat is taken: the game is on); 412 `version_mismatch`. */
+            /** @description 400 a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` (every seat is taken: the game is on); 412 `version_mismatch`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2349,7 +2360,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveOutcome"];
                 };
             };
-            /** @description 401, 403 (not the host token), 404, 412, 422 (`not_ai_turn`, `game_over`), 428. */
+            /** @description 401, 403 (not the host token), 404, 412, 422 (`not_ai_turn`, `game_over`), 428. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2417,7 +2428,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown game (404), a bad query (400: a ply the game has not reached, a size out of range, a seat the game does not have). */
+            /** @description Unknown game (404), a bad query (400: a ply the game has not reached, a size out of range, a seat the game does not have). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2461,7 +2472,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`). */
+            /** @description Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2507,7 +2518,7 @@ export interface operations {
                     "application/json": components["schemas"]["LegalMoves"];
                 };
             };
-            /** @description Unknown game (404) or a cell name that is not on the board (400 `bad_notation`). */
+            /** @description Unknown game (404) or a cell name that is not on the board (400 `bad_notation`). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2559,7 +2570,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveOutcome"];
                 };
             };
-            /** @description 400 malformed request or `bad_notation`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 412 `version_mismatch` (with `current_version`); 422 `illegal_move` with a `reason` (`not_your_turn`, `game_over`, `cell_occupied`, `goal_locked`, `unreachable`, ...); 428 `precondition_required`. */
+            /** @description 400 malformed request or `bad_notation`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 412 `version_mismatch` (with `current_version`); 422 `illegal_move` with a `reason` (`not_your_turn`, `game_over`, `cell_occupied`, `goal_locked`, `unreachable`, ...); 428 `precondition_required`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2607,7 +2618,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Unknown game (404). */
+            /** @description Unknown game (404). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2655,7 +2666,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedGame"];
                 };
             };
-            /** @description 401, 403 (not the host token), 404. */
+            /** @description 401, 403 (not the host token), 404. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2709,7 +2720,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveOutcome"];
                 };
             };
-            /** @description 400 a seat the game does not have or a level outside 1 to 10; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `seat_not_playing` or `seat_is_ai`; 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. */
+            /** @description 400 a seat the game does not have or a level outside 1 to 10; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `seat_not_playing` or `seat_is_ai`; 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2759,7 +2770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_taken`; 412 `version_mismatch`. */
+            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_taken`; 412 `version_mismatch`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2811,7 +2822,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinedSeat"];
                 };
             };
-            /** @description 400 a seat the game does not have, a bad name, or no `code` for a game that is not public; 403 `invalid_invitation`; 404 `game_not_found`; 409 `seat_taken` or `game_not_waiting`; 412 `version_mismatch`. */
+            /** @description 400 a seat the game does not have, a bad name, or no `code` for a game that is not public; 403 `invalid_invitation`; 404 `game_not_found`; 409 `seat_taken` or `game_not_waiting`; 412 `version_mismatch`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2861,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeftSeat"];
                 };
             };
-            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_not_joined`; 412 `version_mismatch`. */
+            /** @description 400 a seat the game does not have or a malformed `If-Match`; 401 `missing_token`; 403 `invalid_token`; 404 `game_not_found`; 409 `game_not_waiting` or `seat_not_joined`; 412 `version_mismatch`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2915,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveOutcome"];
                 };
             };
-            /** @description 400 a seat the game does not have; 401 `missing_token`; 403 `invalid_token` (another seat's token); 404 `game_not_found`; 409 `seat_not_playing` (finished or out already); 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. */
+            /** @description 400 a seat the game does not have; 401 `missing_token`; 403 `invalid_token` (another seat's token); 404 `game_not_found`; 409 `seat_not_playing` (finished or out already); 412 `version_mismatch`; 422 `illegal_move` (`game_over`); 428 `precondition_required`. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2963,7 +2974,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuggestionView"];
                 };
             };
-            /** @description Unknown game (404), bad level or time (400), game over (422 `illegal_move`, reason `game_over`). */
+            /** @description Unknown game (404), bad level or time (400), game over (422 `illegal_move`, reason `game_over`). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3010,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["LobbyPage"];
                 };
             };
-            /** @description 400 a bad filter, limit or cursor. */
+            /** @description 400 a bad filter, limit or cursor. 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3048,6 +3059,17 @@ export interface operations {
                     "application/json": components["schemas"]["RuleOptionList"];
                 };
             };
+            /** @description A rate limit of the client is reached (`rate_limited`; `reason` names it: `requests`, `writes`, `game_creation` or `ai_time`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the bucket holds enough for this request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     game_stats: {
@@ -3066,6 +3088,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatsView"];
+                };
+            };
+            /** @description A rate limit of the client is reached (`rate_limited`; `reason` names it: `requests`, `writes`, `game_creation` or `ai_time`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the bucket holds enough for this request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The store is unavailable (503) or an internal error. */
@@ -3100,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerStats"];
                 };
             };
-            /** @description 400 a name that cannot be one (empty, over 64 characters, control characters). */
+            /** @description 400 a name that cannot be one (empty, over 64 characters, control characters). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

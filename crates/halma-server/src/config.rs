@@ -9,10 +9,17 @@
 //! | `HALMA_MAX_BODY_BYTES` | largest accepted request body | `65536` (64 KiB) |
 //! | `HALMA_AI_MAX_MS` | cap for the time budget of an AI search | `2000` |
 //! | `HALMA_KEY_PREFIX` | prefix of every Redis key | `halma:` |
+//! | `HALMA_MAX_GAMES` | games the embedded store holds; when full, the games idle longest make room (not used with Redis) | `50000` |
 //! | `HALMA_GAME_CACHE` | restored games kept in memory per instance (0: none) | `5000` |
 //! | `HALMA_LOG` | log filter (`tracing` `EnvFilter` syntax) | `info` |
 //! | `HALMA_MAX_STREAMS` | open event streams one instance holds (503 beyond) | `10000` |
 //! | `HALMA_STREAM_HEARTBEAT_SECS` | seconds between the comment lines of an idle event stream | `15` |
+//! | `HALMA_RATE_LIMITS` | `off` turns every rate limit off | `on` |
+//! | `HALMA_RATE_REQUESTS` | requests per client address: `COUNT/PERIOD` (a bucket of COUNT, refilled over PERIOD: `s`, `m`, `h`), or `off` | `1000/10s` |
+//! | `HALMA_RATE_WRITES` | writes per bearer token (per address without one) | `300/10s` |
+//! | `HALMA_RATE_GAMES` | games created (new games, rematches) per client address | `120/60s` |
+//! | `HALMA_RATE_AI_MS` | milliseconds of AI search per client address | `60000/60s` |
+//! | `HALMA_TRUST_FORWARDED_FOR` | `true`: the client address is the last `X-Forwarded-For` entry (behind a proxy that sets it) | `false` |
 //! | `HALMA_CORS_ORIGINS` | origins whose pages may call the API: `*`, or a comma list such as `https://a.example,http://localhost:5173` | `*` |
 //!
 //! A variable set to the empty string counts as unset. An invalid value is a startup error
@@ -22,6 +29,8 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::time::Duration;
+
+use crate::limits::RateLimits;
 
 /// Default listen address.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
@@ -40,6 +49,12 @@ pub const DEFAULT_LOG_FILTER: &str = "info";
 /// Default number of restored games an instance keeps in memory: about 65 MB for games of
 /// 120 plies (a cached game takes about 110 bytes per ply).
 pub const DEFAULT_GAME_CACHE: usize = 5_000;
+
+/// Default cap on the games of the embedded store: about 400 MB of documents of 120-ply
+/// games.
+pub const DEFAULT_MAX_GAMES: usize = 50_000;
+/// Largest accepted cap on the embedded store's games.
+const MAX_MAX_GAMES: usize = 10_000_000;
 
 /// Default cap on open event streams per instance.
 pub const DEFAULT_MAX_STREAMS: usize = 10_000;
@@ -80,6 +95,8 @@ pub struct Config {
     pub key_prefix: String,
     /// How many restored games the instance keeps in memory (0: none).
     pub game_cache: usize,
+    /// Games the embedded store holds at most (the games idle longest make room).
+    pub max_games: usize,
     /// Log filter in `tracing_subscriber::EnvFilter` syntax.
     pub log_filter: String,
     /// The origins whose web pages may call the API (CORS).
@@ -88,6 +105,8 @@ pub struct Config {
     pub max_streams: usize,
     /// Time between the comment lines that keep an idle event stream open.
     pub stream_heartbeat: Duration,
+    /// Per-client rate limits.
+    pub limits: RateLimits,
 }
 
 /// The origins whose web pages may call the API from a browser (CORS).
@@ -160,10 +179,12 @@ impl Default for Config {
             ai_max_time: DEFAULT_AI_MAX_TIME,
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
             game_cache: DEFAULT_GAME_CACHE,
+            max_games: DEFAULT_MAX_GAMES,
             log_filter: DEFAULT_LOG_FILTER.to_owned(),
             cors_origins: CorsOrigins::Any,
             max_streams: DEFAULT_MAX_STREAMS,
             stream_heartbeat: DEFAULT_STREAM_HEARTBEAT,
+            limits: RateLimits::default(),
         }
     }
 }
@@ -248,6 +269,10 @@ impl Config {
                 Some(text) => parse_in_range("HALMA_GAME_CACHE", &text, 0, MAX_GAME_CACHE)?,
                 None => defaults.game_cache,
             },
+            max_games: match var("HALMA_MAX_GAMES")? {
+                Some(text) => parse_in_range("HALMA_MAX_GAMES", &text, 1, MAX_MAX_GAMES)?,
+                None => defaults.max_games,
+            },
             log_filter: match var("HALMA_LOG")? {
                 Some(text) => {
                     tracing_subscriber::EnvFilter::try_new(&text).map_err(|err| {
@@ -274,6 +299,7 @@ impl Config {
                 )?),
                 None => defaults.stream_heartbeat,
             },
+            limits: RateLimits::from_vars(var)?,
         })
     }
 }
@@ -318,7 +344,7 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    fn new(variable: &'static str, reason: impl Into<String>) -> Self {
+    pub(crate) fn new(variable: &'static str, reason: impl Into<String>) -> Self {
         Self {
             variable,
             reason: reason.into(),
@@ -445,6 +471,7 @@ mod tests {
             ("HALMA_AI_MAX_MS", "500"),
             ("HALMA_KEY_PREFIX", "test:"),
             ("HALMA_GAME_CACHE", "0"),
+            ("HALMA_MAX_GAMES", "1000"),
             ("HALMA_LOG", "halma_server=debug,warn"),
             (
                 "HALMA_CORS_ORIGINS",
@@ -462,6 +489,7 @@ mod tests {
             ai_max_time: Duration::from_millis(500),
             key_prefix: "test:".to_owned(),
             game_cache: 0,
+            max_games: 1000,
             log_filter: "halma_server=debug,warn".to_owned(),
             cors_origins: CorsOrigins::List(vec![
                 "https://games.example".to_owned(),
@@ -469,6 +497,7 @@ mod tests {
             ]),
             max_streams: 7,
             stream_heartbeat: Duration::from_secs(3),
+            limits: RateLimits::default(),
         };
         assert_eq!(config, Ok(expected));
     }
@@ -496,6 +525,9 @@ mod tests {
             ("HALMA_AI_MAX_MS", "99999999999"),
             ("HALMA_GAME_CACHE", "-1"),
             ("HALMA_GAME_CACHE", "99999999999"),
+            ("HALMA_MAX_GAMES", "0"),
+            ("HALMA_RATE_LIMITS", "sometimes"),
+            ("HALMA_RATE_GAMES", "lots"),
             ("HALMA_LOG", "halma_server=loud"),
         ];
         for (variable, value) in cases {

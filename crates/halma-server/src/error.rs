@@ -5,6 +5,7 @@
 //! error's sources (a Redis error, a corrupt record) only go to the log.
 
 use std::error::Error as StdError;
+use std::time::Duration;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -12,6 +13,7 @@ use actix_web::{HttpResponse, ResponseError};
 
 use halma_rules::{IllegalMove, SetupError};
 
+use crate::limits::{Bucket, Denied};
 use crate::problem::{Problem, ProblemCode, ProblemReason, PROBLEM_JSON};
 use crate::store::{StoreError, Version};
 
@@ -137,6 +139,14 @@ pub enum ApiError {
     /// instance may have room).
     #[error("too many open event streams")]
     TooManyStreams,
+    /// The client has spent one of its rate limits' buckets.
+    #[error("rate limited ({}): retry after {retry_after:?}", bucket.as_str())]
+    RateLimited {
+        /// The bucket that is empty.
+        bucket: Bucket,
+        /// How long until it holds enough again.
+        retry_after: Duration,
+    },
     /// The game store cannot be reached; the client should retry.
     #[error("the game store is unavailable")]
     StoreUnavailable(#[source] StoreError),
@@ -266,6 +276,11 @@ impl ApiError {
                 ProblemCode::TooManyStreams,
                 "Too many streams",
             ),
+            Self::RateLimited { .. } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                ProblemCode::RateLimited,
+                "Rate limited",
+            ),
             Self::StoreUnavailable(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::StoreUnavailable,
@@ -308,6 +323,7 @@ impl ApiError {
             Self::PayloadTooLarge { limit } => {
                 problem.limit_bytes = limit.and_then(|limit| u64::try_from(limit).ok());
             }
+            Self::RateLimited { bucket, .. } => problem.reason = Some(bucket.reason()),
             _ => {}
         }
         problem
@@ -367,6 +383,21 @@ impl ApiError {
             Self::TooManyStreams => {
                 "This instance holds as many event streams as it may; retry later.".to_owned()
             }
+            Self::RateLimited {
+                bucket,
+                retry_after,
+            } => {
+                let what = match bucket {
+                    Bucket::Requests => "requests from this address",
+                    Bucket::Writes => "writes with this token",
+                    Bucket::Games => "games created from this address",
+                    Bucket::AiTime => "AI search time asked from this address",
+                };
+                format!(
+                    "Too many {what} for now; retry in {} s.",
+                    retry_after_secs(*retry_after)
+                )
+            }
             Self::StoreUnavailable(_) => {
                 "The game store is temporarily unavailable; retry later.".to_owned()
             }
@@ -387,6 +418,21 @@ impl ApiError {
                 tracing::warn!(code, status, error = %ErrorChain(self), "request failed");
             }
             _ => tracing::debug!(code, status, error = %self, "request rejected"),
+        }
+    }
+}
+
+/// Whole seconds to wait (`Retry-After`), rounded up, at least one.
+fn retry_after_secs(wait: Duration) -> u64 {
+    let whole = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    whole.max(1)
+}
+
+impl From<Denied> for ApiError {
+    fn from(denied: Denied) -> Self {
+        Self::RateLimited {
+            bucket: denied.bucket,
+            retry_after: denied.retry_after,
         }
     }
 }
@@ -435,6 +481,9 @@ impl ResponseError for ApiError {
             Self::StoreUnavailable(_) | Self::TooManyStreams => {
                 response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
             }
+            Self::RateLimited { retry_after, .. } => {
+                response.insert_header((header::RETRY_AFTER, retry_after_secs(*retry_after)));
+            }
             Self::MissingToken => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
             }
@@ -466,7 +515,6 @@ impl std::fmt::Display for ErrorChain<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn all_variants() -> Vec<(ApiError, u16, &'static str)> {
         vec![
@@ -533,8 +581,39 @@ mod tests {
                 503,
                 "store_unavailable",
             ),
+            (
+                ApiError::RateLimited {
+                    bucket: Bucket::Games,
+                    retry_after: Duration::from_millis(1500),
+                },
+                429,
+                "rate_limited",
+            ),
             (ApiError::internal("boom"), 500, "internal"),
         ]
+    }
+
+    #[test]
+    fn rate_limited_names_the_bucket_and_rounds_the_wait_up() {
+        let err = ApiError::RateLimited {
+            bucket: Bucket::AiTime,
+            retry_after: Duration::from_millis(1500),
+        };
+        let response = err.error_response();
+        assert_eq!(
+            response.headers().get(header::RETRY_AFTER),
+            Some(&HeaderValue::from_static("2"))
+        );
+        let problem = err.problem();
+        assert_eq!(problem.reason, Some(ProblemReason::AiTime));
+        assert!(
+            problem.detail.contains("retry in 2 s"),
+            "{}",
+            problem.detail
+        );
+        assert_eq!(retry_after_secs(Duration::ZERO), 1);
+        assert_eq!(retry_after_secs(Duration::from_secs(3)), 3);
+        assert_eq!(retry_after_secs(Duration::from_micros(3_000_001)), 4);
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! The OpenAPI document, generated from the handlers and types (utoipa; OpenAPI 3.1).
 
-use utoipa::OpenApi;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{
+    ContentBuilder, HeaderBuilder, OpenApi as Document, Ref, RefOr, ResponseBuilder,
+};
+use utoipa::{Modify, OpenApi};
 
 use crate::api;
 use crate::problem::Problem;
@@ -22,6 +26,7 @@ use crate::routes::{analysis, boards, events, lobby, seats, stats};
             the default seat names (`Player 1`). Problem details say `seat` for the first kind \
             and `player` for the second."
     ),
+    modifiers(&RateLimitResponses),
     paths(
         games::create_game,
         games::get_game,
@@ -129,3 +134,64 @@ use crate::routes::{analysis, boards, events, lobby, seats, stats};
     )
 )]
 pub struct ApiDoc;
+
+/// Adds the `429` answer of the rate limits (see [`crate::limits`]) to every operation they
+/// apply to: all but the health probes.
+struct RateLimitResponses;
+
+impl Modify for RateLimitResponses {
+    fn modify(&self, openapi: &mut Document) {
+        let retry_after = HeaderBuilder::new()
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1)),
+            ))
+            .description(Some(
+                "Seconds until the bucket holds enough for this request again.",
+            ))
+            .build();
+        let response = ResponseBuilder::new()
+            .description(
+                "A rate limit of the client is reached (`rate_limited`; `reason` names it: \
+                 `requests`, `writes`, `game_creation` or `ai_time`); retry after \
+                 `Retry-After` seconds.",
+            )
+            .content(
+                crate::problem::PROBLEM_JSON,
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .header("Retry-After", retry_after)
+            .build();
+        for (path, item) in &mut openapi.paths.paths {
+            if matches!(path.as_str(), "/healthz" | "/readyz") {
+                continue;
+            }
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+                &mut item.head,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let responses = &mut operation.responses.responses;
+                // An operation that answers a `4XX` range already covers 429 there (a
+                // second, narrower entry would be unreachable in generated clients).
+                match responses.get_mut("4XX") {
+                    Some(RefOr::T(range)) => range.description.push_str(
+                        " 429 when a rate limit is reached (`rate_limited`, retry after \
+                         `Retry-After` seconds).",
+                    ),
+                    Some(RefOr::Ref(_)) => {}
+                    None => {
+                        responses.insert("429".to_owned(), response.clone().into());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -87,6 +87,10 @@ pub enum ProblemCode {
     /// why (an illegal-move reason such as `cell_occupied`, or one of the record's own such as
     /// `unreadable` or `wrong_player`).
     InvalidRecord,
+    /// 429: the client has spent a rate limit's bucket; `reason` names it (`requests`,
+    /// `writes`, `game_creation`, `ai_time`), and the `Retry-After` header says in how many
+    /// seconds it holds enough again.
+    RateLimited,
     /// 500: a fault of the service.
     Internal,
 }
@@ -121,6 +125,7 @@ impl ProblemCode {
             Self::SeatTaken => "seat_taken",
             Self::SeatNotJoined => "seat_not_joined",
             Self::InvalidInvitation => "invalid_invitation",
+            Self::RateLimited => "rate_limited",
             Self::Internal => "internal",
         }
     }
@@ -205,6 +210,14 @@ pub enum ProblemReason {
     /// `invalid_record`: the record's stated result or final position is not the one its moves
     /// reach.
     Mismatch,
+    /// `rate_limited`: the client's requests (per address).
+    Requests,
+    /// `rate_limited`: the writes of the client's token (or address, without a token).
+    Writes,
+    /// `rate_limited`: the games the client's address may create.
+    GameCreation,
+    /// `rate_limited`: the AI search time of the client's address.
+    AiTime,
 }
 
 impl From<&IllegalMove> for ProblemReason {
@@ -239,8 +252,8 @@ impl From<&SetupError> for ProblemReason {
 /// An error response (RFC 9457 problem details) with a stable machine-readable `code`:
 /// `version_mismatch` adds `current_version`, `illegal_move` and `invalid_setup` add a
 /// `reason`, `invalid_position` a `reason` and a `field`, `invalid_record` a `reason` and a
-/// `move_number`, `payload_too_large` adds `limit_bytes`, and `store_unavailable` (503) comes with
-/// a `Retry-After` header.
+/// `move_number`, `payload_too_large` adds `limit_bytes`, `rate_limited` a `reason`, and
+/// `store_unavailable` (503) and `rate_limited` (429) come with a `Retry-After` header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "urn:halma:problem:version_mismatch",
@@ -266,7 +279,8 @@ pub struct Problem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
     /// With `illegal_move`, `invalid_setup`, `invalid_position` and `invalid_record`: which
-    /// rule the move breaks, or why the setup, position or record cannot be played.
+    /// rule the move breaks, or why the setup, position or record cannot be played; with
+    /// `rate_limited`: the limit the client has reached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<ProblemReason>,
     /// With `payload_too_large`: the body size limit in bytes, when known.

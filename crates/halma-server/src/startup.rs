@@ -12,6 +12,7 @@ use utoipa::OpenApi as _;
 use crate::config::{Config, CorsOrigins};
 use crate::error::ApiError;
 use crate::extractors;
+use crate::limits;
 use crate::openapi::ApiDoc;
 use crate::problem::problem_fallback;
 use crate::routes;
@@ -137,6 +138,9 @@ pub fn app(
         .configure(|config| routes::configure(config, ApiDoc::openapi()))
         .default_service(web::to(route_not_found))
         .wrap(ErrorHandlers::new().default_handler(problem_fallback))
+        // Inside CORS: preflights never spend from a bucket, and a 429 carries the CORS
+        // headers a page needs to read it.
+        .wrap(from_fn(limits::limit_requests))
         .wrap(cors)
         .wrap(from_fn(log_request))
 }

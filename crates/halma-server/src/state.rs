@@ -10,6 +10,7 @@ use crate::events::Feeds;
 use crate::config::{Config, CorsOrigins};
 use crate::games::variants::VariantCache;
 use crate::games::RestoredGames;
+use crate::limits::Limiter;
 use crate::store::Store;
 
 /// Shared state of the application, registered as `web::Data<AppState>`.
@@ -39,6 +40,8 @@ pub struct AppState {
     pub streams: Arc<Semaphore>,
     /// How often an idle event stream sends a comment line.
     pub stream_heartbeat: Duration,
+    /// The per-client rate limits.
+    pub limits: Arc<Limiter>,
 }
 
 impl AppState {
@@ -53,6 +56,7 @@ impl AppState {
     pub fn with_ai_slots(store: Store, config: &Config, slots: usize) -> Self {
         let slots = slots.max(1);
         Self {
+            limits: Arc::new(Limiter::new(&config.limits, &store)),
             store,
             max_body_bytes: config.max_body_bytes,
             ai_max_time: config.ai_max_time,

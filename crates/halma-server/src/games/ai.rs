@@ -59,7 +59,8 @@ pub(crate) fn seed_of(id: &str, ply: usize) -> u64 {
 }
 
 /// Runs the AI search off the async workers, behind the semaphores, so that the answer comes
-/// within the budget plus a small margin whatever else is running:
+/// within the budget plus a small margin whatever else is running (and after a check that the
+/// client has AI time left, see [`crate::limits`]):
 /// - time spent waiting for a slot comes out of the budget;
 /// - the wait itself is bounded: when no slot frees before the budget is nearly gone, the
 ///   answer is the one-ply move of level 4 (it reports depth 1), computed without a slot;
@@ -123,6 +124,7 @@ pub(crate) async fn think_lines(
         seed,
         lines,
     } = search;
+    crate::limits::check_ai_time().await?;
     let started = Instant::now();
     // Kept back for the fallback and the answer: a tenth of the budget, 2 to 20 ms.
     let reserve = (budget / 10).clamp(Duration::from_millis(2), Duration::from_millis(20));
@@ -156,11 +158,14 @@ pub(crate) async fn think_lines(
         time_budget: remaining,
         seed,
     };
+    let searching = Instant::now();
     let result = tokio::task::spawn_blocking(move || {
         let _permits = permits;
         halma_ai::suggest_lines(&variant, &position, &recent, &limits, lines)
     })
     .await
     .map_err(ApiError::internal)?;
+    // The client pays for the search, not for the wait for a slot.
+    crate::limits::charge_ai_time(searching.elapsed()).await;
     Ok((result, level))
 }

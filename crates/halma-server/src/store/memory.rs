@@ -16,12 +16,18 @@ const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 /// Expiry is checked on every access; expired games are also swept out on writes, at most
 /// once per `min(ttl, 60 s)`, so memory does not grow with games nobody reads again.
 ///
+/// The store holds at most [`max_games`](Self::with_max_games) games: a creation that finds
+/// it full first sweeps the expired ones, then drops the games idle longest (the oldest last
+/// write), a hundredth of the cap at once so that the cost of finding them is shared by the
+/// creations that follow.
+///
 /// Every write is announced to the store's [`Changes`], shared by every clone.
 #[derive(Clone, Debug)]
 pub struct MemoryStore {
     shared: Arc<Mutex<Games>>,
     ttl: Duration,
     waiting_ttl: Duration,
+    max_games: usize,
     changes: Changes,
 }
 
@@ -40,6 +46,8 @@ struct Entry {
     version: Version,
     document: String,
     expires_at: Instant,
+    /// The last write.
+    written_at: Instant,
 }
 
 impl Entry {
@@ -61,8 +69,45 @@ impl MemoryStore {
             })),
             ttl,
             waiting_ttl: ttl,
+            max_games: usize::MAX,
             changes: Changes::new(),
         }
+    }
+
+    /// The store holding at most `max` games (at least one): the games idle longest make
+    /// room for new ones.
+    #[must_use]
+    pub fn with_max_games(mut self, max: usize) -> Self {
+        self.max_games = max.max(1);
+        self
+    }
+
+    /// Makes room for one more game when the store is full: sweeps the expired games, then
+    /// drops the games idle longest. Returns the ids and versions dropped.
+    fn make_room(&self, games: &mut Games, now: Instant) -> Vec<(String, Version)> {
+        if games.by_id.len() < self.max_games {
+            return Vec::new();
+        }
+        games.by_id.retain(|_, entry| entry.is_live(now));
+        let excess = (games.by_id.len() + 1).saturating_sub(self.max_games);
+        if excess == 0 {
+            return Vec::new();
+        }
+        let batch = excess.max(self.max_games / 100).min(games.by_id.len());
+        let mut idle: Vec<(Instant, &str)> = games
+            .by_id
+            .iter()
+            .map(|(id, entry)| (entry.written_at, id.as_str()))
+            .collect();
+        if batch < idle.len() {
+            idle.select_nth_unstable(batch);
+            idle.truncate(batch);
+        }
+        let dropped: Vec<String> = idle.into_iter().map(|(_, id)| id.to_owned()).collect();
+        dropped
+            .into_iter()
+            .filter_map(|id| games.by_id.remove(&id).map(|e| (id, e.version)))
+            .collect()
     }
 
     /// The store with games waiting for players expiring after `ttl` without writes.
@@ -119,15 +164,28 @@ impl MemoryStore {
         if games.by_id.get(id).is_some_and(|entry| entry.is_live(now)) {
             return Err(StoreError::AlreadyExists);
         }
+        let dropped = self.make_room(&mut games, now);
         games.by_id.insert(
             id.to_owned(),
             Entry {
                 version: 1,
                 document: document.to_owned(),
                 expires_at: now + self.ttl_of(lifetime),
+                written_at: now,
             },
         );
         drop(games);
+        if !dropped.is_empty() {
+            tracing::info!(
+                dropped = dropped.len(),
+                max_games = self.max_games,
+                "the embedded store is full: dropped the games idle longest"
+            );
+        }
+        // Watchers of a dropped game wake up and find it gone.
+        for (gone, version) in &dropped {
+            self.changes.publish(gone, version + 1);
+        }
         self.changes.publish(id, 1);
         Ok(1)
     }
@@ -191,6 +249,7 @@ impl MemoryStore {
         entry.version += 1;
         entry.document = document.to_owned();
         entry.expires_at = now + self.ttl_of(lifetime);
+        entry.written_at = now;
         let version = entry.version;
         for (name, fields) in &counters.groups {
             let set = games.counters.entry(name.clone()).or_default();
@@ -308,6 +367,39 @@ mod tests {
         assert!(store.create("d", "{}", Lifetime::Playing).is_ok());
         assert_eq!(store.len(), 1);
         assert!(!store.is_empty());
+    }
+
+    #[test]
+    fn a_full_store_drops_the_games_idle_longest() {
+        let store = MemoryStore::new(Duration::from_secs(60)).with_max_games(200);
+        for i in 0..200 {
+            assert!(store
+                .create(&format!("g{i}"), "{}", Lifetime::Playing)
+                .is_ok());
+            // Distinct write times, so "idle longest" has one answer.
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        // g0 and g1 are written again: g2 and g3 are now idle longest.
+        for id in ["g0", "g1"] {
+            assert_eq!(
+                store
+                    .compare_and_set(id, 1, "{\"moved\":1}", Lifetime::Playing)
+                    .ok(),
+                Some(2)
+            );
+        }
+        assert!(store.create("new", "{}", Lifetime::Playing).is_ok());
+        // A hundredth of the cap (2 games) went at once: room for the next one too.
+        assert_eq!(store.len(), 199);
+        for id in ["g0", "g1", "g4", "new"] {
+            assert!(store.get(id).is_some(), "{id}");
+        }
+        for id in ["g2", "g3"] {
+            assert!(store.get(id).is_none(), "{id}");
+        }
+        assert!(store.create("newer", "{}", Lifetime::Playing).is_ok());
+        assert_eq!(store.len(), 200);
+        assert!(store.get("g4").is_some());
     }
 
     #[test]

@@ -163,9 +163,11 @@ impl Store {
                     .await?
                     .with_waiting_ttl(config.waiting_ttl),
             ),
-            None => {
-                Self::Memory(MemoryStore::new(config.game_ttl).with_waiting_ttl(config.waiting_ttl))
-            }
+            None => Self::Memory(
+                MemoryStore::new(config.game_ttl)
+                    .with_waiting_ttl(config.waiting_ttl)
+                    .with_max_games(config.max_games),
+            ),
         })
     }
 

@@ -173,6 +173,32 @@ return {2, version, document}
     )
 });
 
+/// Takes `cost` units from a rate-limit bucket (GCRA: the key holds the bucket's theoretical
+/// arrival time, in microseconds of the Redis clock, so every instance shares one clock; see
+/// `crate::limits::gcra` for the same arithmetic in memory).
+/// KEYS[1] bucket key; ARGV[1] microseconds per unit; ARGV[2] the burst's tolerance in
+/// microseconds; ARGV[3] cost; ARGV[4] 1 to charge the cost whatever the bucket holds (a debt
+/// that later takes wait for). Returns 0 when taken, else the microseconds until it would be.
+static TAKE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then
+  tat = now
+end
+local next = tat + tonumber(ARGV[1]) * tonumber(ARGV[3])
+local wait = next - tonumber(ARGV[2]) - now
+if wait > 0 and ARGV[4] ~= '1' then
+  return math.ceil(wait)
+end
+redis.call('SET', KEYS[1], string.format('%.0f', next), 'PX', math.ceil((next - now) / 1000) + 1)
+return 0
+",
+    )
+});
+
 /// A Redis-backed store; cheap to clone (clones share the connection).
 #[derive(Clone)]
 pub struct RedisStore {
@@ -505,6 +531,36 @@ impl RedisStore {
                 .await
         })
         .await
+    }
+
+    /// Takes `cost` units from the shared rate-limit bucket `name` (see [`crate::limits`]):
+    /// `Ok(None)` when they were taken, `Ok(Some(wait))` when the bucket has them only after
+    /// `wait`; with `force`, the cost is charged in any case. A bucket is one key, kept for as
+    /// long as it is not full.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] or [`StoreError::TimedOut`] when Redis does not answer.
+    pub async fn take_tokens(
+        &self,
+        name: &str,
+        interval: Duration,
+        tolerance: Duration,
+        cost: u32,
+        force: bool,
+    ) -> Result<Option<Duration>, StoreError> {
+        let key = format!("{}rate:{name}", self.key_prefix);
+        let mut connection = self.connection.clone();
+        let wait_micros: i64 = bounded(&key, async {
+            TAKE.key(&key)
+                .arg(u64::try_from(interval.as_micros()).unwrap_or(u64::MAX))
+                .arg(u64::try_from(tolerance.as_micros()).unwrap_or(u64::MAX))
+                .arg(cost)
+                .arg(u8::from(force))
+                .invoke_async(&mut connection)
+                .await
+        })
+        .await?;
+        Ok((wait_micros > 0).then(|| Duration::from_micros(wait_micros.unsigned_abs())))
     }
 
     pub(super) async fn ping(&self) -> Result<(), StoreError> {

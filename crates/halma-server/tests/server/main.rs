@@ -15,6 +15,7 @@ mod game_cache;
 mod games;
 mod http;
 mod imports;
+mod limits;
 mod memory_store;
 mod openapi_doc;
 mod play;

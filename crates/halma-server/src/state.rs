@@ -8,6 +8,7 @@ use tokio::sync::Semaphore;
 use crate::events::Feeds;
 
 use crate::config::{Config, CorsOrigins};
+use crate::games::searches::Searches;
 use crate::games::variants::VariantCache;
 use crate::games::RestoredGames;
 use crate::limits::Limiter;
@@ -42,6 +43,8 @@ pub struct AppState {
     pub stream_heartbeat: Duration,
     /// The per-client rate limits.
     pub limits: Arc<Limiter>,
+    /// The AI searches running or just finished, shared by identical requests.
+    pub searches: Arc<Searches>,
 }
 
 impl AppState {
@@ -57,6 +60,7 @@ impl AppState {
         let slots = slots.max(1);
         Self {
             limits: Arc::new(Limiter::new(&config.limits, &store)),
+            searches: Arc::new(Searches::default()),
             store,
             max_body_bytes: config.max_body_bytes,
             ai_max_time: config.ai_max_time,

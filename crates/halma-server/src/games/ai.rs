@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use halma_rules::{Game, MoveInput, Position, Variant};
 
 use super::document::{Header, PlayedBy};
+use super::searches::{Answer, Joined, SearchKey, Searched};
 use super::{views, DEFAULT_LEVEL};
 use crate::api::MoveView;
 use crate::error::ApiError;
@@ -110,11 +111,58 @@ pub(crate) struct Search {
 
 /// [`think`] for any position, with `lines` best moves (see `halma_ai::suggest_lines`): the
 /// same slots, budget and fallback for every caller, the game routes and the analysis routes.
+/// An identical search that is running or just finished answers instead (see
+/// [`super::searches`]); only the request that starts a search needs AI time left, and pays
+/// for the time the search took.
 /// Returns the lines (none when the seat to move has no move) and the level used.
 pub(crate) async fn think_lines(
     state: &AppState,
     search: Search,
 ) -> Result<(Vec<halma_ai::Suggestion>, u8), ApiError> {
+    let key = SearchKey {
+        position: format!(
+            "{} {}",
+            search.variant.setup().options.to_text(),
+            halma_rules::notation::format_position(&search.variant, &search.position)
+        ),
+        recent: search.recent.clone(),
+        level: search.level,
+        budget_us: search.budget.as_micros(),
+        seed: search.seed,
+        lines: search.lines,
+    };
+    let answer = match state.searches.find(&key) {
+        Some(shared) => shared.await,
+        None => {
+            crate::limits::check_ai_time().await?;
+            let owned = state.clone();
+            let joined = state
+                .searches
+                .join(key.clone(), move || Box::pin(search_now(owned, search)));
+            match joined {
+                Joined::Shared(shared) => shared.await,
+                Joined::Started(started) => {
+                    let answer = started.await;
+                    match &answer {
+                        Ok(searched) if searched.level == key.level => {
+                            state.searches.finished(&key);
+                        }
+                        _ => state.searches.forget(&key),
+                    }
+                    if let Ok(searched) = &answer {
+                        crate::limits::charge_ai_time(searched.took).await;
+                    }
+                    answer
+                }
+            }
+        }
+    };
+    let searched = answer.map_err(|why| ApiError::internal(why.to_string()))?;
+    Ok((searched.lines.clone(), searched.level))
+}
+
+/// Runs one search on the instance's slots (see [`think`]).
+async fn search_now(state: AppState, search: Search) -> Answer {
     let Search {
         variant,
         position,
@@ -124,7 +172,6 @@ pub(crate) async fn think_lines(
         seed,
         lines,
     } = search;
-    crate::limits::check_ai_time().await?;
     let started = Instant::now();
     // Kept back for the fallback and the answer: a tenth of the budget, 2 to 20 ms.
     let reserve = (budget / 10).clamp(Duration::from_millis(2), Duration::from_millis(20));
@@ -141,7 +188,7 @@ pub(crate) async fn think_lines(
     };
     let (permits, level) = match tokio::time::timeout(wait, slots).await {
         Ok(Ok(permits)) => (Some(permits), level),
-        Ok(Err(closed)) => return Err(ApiError::internal(closed)),
+        Ok(Err(closed)) => return Err(Arc::from(closed.to_string())),
         Err(_) => {
             tracing::warn!(
                 budget_ms = budget.as_millis() as u64,
@@ -164,8 +211,11 @@ pub(crate) async fn think_lines(
         halma_ai::suggest_lines(&variant, &position, &recent, &limits, lines)
     })
     .await
-    .map_err(ApiError::internal)?;
-    // The client pays for the search, not for the wait for a slot.
-    crate::limits::charge_ai_time(searching.elapsed()).await;
-    Ok((result, level))
+    .map_err(|err| Arc::<str>::from(err.to_string()))?;
+    Ok(Arc::new(Searched {
+        lines: result,
+        level,
+        // The client pays for the search, not for the wait for a slot.
+        took: searching.elapsed(),
+    }))
 }

@@ -17,6 +17,7 @@ mod new_game;
 mod play;
 mod read;
 mod records;
+pub mod searches;
 mod seats;
 mod start;
 pub mod stats;

@@ -79,3 +79,44 @@ async fn long_searches_leave_a_slot_for_short_ones() {
     let (_, long) = long.await.unwrap().unwrap();
     assert_eq!(long.level, 10);
 }
+
+#[actix_web::test]
+async fn identical_requests_share_one_search() {
+    // One slot: without sharing, three of four simultaneous requests would find it busy and
+    // answer with the one-ply move.
+    let state = instance(1);
+    let id = new_game(&state).await;
+    let asks: Vec<_> = (0..4)
+        .map(|_| {
+            let state = state.clone();
+            let id = id.clone();
+            actix_web::rt::spawn(async move { games::suggest(&state, &id, &query(10, 250)).await })
+        })
+        .collect();
+    let mut views = Vec::new();
+    for ask in asks {
+        views.push(ask.await.unwrap().unwrap().1);
+    }
+    for view in &views {
+        assert_eq!(view.level, 10, "{view:?}");
+        // One search: the same move, depth and node count for everyone.
+        assert_eq!(
+            (&view.from, &view.to, view.depth, view.nodes),
+            (&views[0].from, &views[0].to, views[0].depth, views[0].nodes)
+        );
+    }
+    assert!(views[0].depth > 1);
+    // Asked again just after, it is answered from the same search at once.
+    let started = Instant::now();
+    let (_, again) = games::suggest(&state, &id, &query(10, 250)).await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(again.nodes, views[0].nodes);
+    // Another budget is another question: a search of its own.
+    let (_, other) = games::suggest(&state, &id, &query(10, 120)).await.unwrap();
+    assert_eq!(other.level, 10);
+    assert_eq!(state.searches.len(), 2);
+}

@@ -10,6 +10,7 @@ use super::document::{Header, PlayedBy};
 use super::{views, DEFAULT_LEVEL};
 use crate::api::MoveView;
 use crate::error::ApiError;
+use crate::observability::{AI_DEPTH, AI_DURATION, AI_FALLBACKS, AI_SEARCHES, AI_SLOT_WAIT};
 use crate::state::AppState;
 
 /// Searches with a budget above this are long: they also need one of the long-search slots,
@@ -141,6 +142,7 @@ pub(crate) async fn think_lines(
         Ok(Ok(permits)) => (Some(permits), level),
         Ok(Err(closed)) => return Err(ApiError::internal(closed)),
         Err(_) => {
+            metrics::counter!(AI_FALLBACKS).increment(1);
             tracing::warn!(
                 budget_ms = budget.as_millis() as u64,
                 "every AI slot stayed busy: answering with the one-ply move"
@@ -148,6 +150,7 @@ pub(crate) async fn think_lines(
             (None, level.min(FALLBACK_LEVEL))
         }
     };
+    metrics::histogram!(AI_SLOT_WAIT).record(started.elapsed().as_secs_f64());
     let remaining = budget
         .saturating_sub(started.elapsed())
         .max(Duration::from_millis(1));
@@ -156,11 +159,17 @@ pub(crate) async fn think_lines(
         time_budget: remaining,
         seed,
     };
+    let searched = Instant::now();
     let result = tokio::task::spawn_blocking(move || {
         let _permits = permits;
         halma_ai::suggest_lines(&variant, &position, &recent, &limits, lines)
     })
     .await
     .map_err(ApiError::internal)?;
+    metrics::counter!(AI_SEARCHES).increment(1);
+    metrics::histogram!(AI_DURATION).record(searched.elapsed().as_secs_f64());
+    if let Some(depth) = result.iter().map(|s| s.depth).max() {
+        metrics::histogram!(AI_DEPTH).record(f64::from(depth));
+    }
     Ok((result, level))
 }

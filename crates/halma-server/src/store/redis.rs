@@ -30,12 +30,13 @@ use futures_util::StreamExt as _;
 use super::changes::{Changes, WeakChanges};
 use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
-/// Upper bound on one store operation, reconnection attempts included.
+/// Default upper bound on one store operation, reconnection attempts included (the
+/// configuration's `HALMA_STORE_TIMEOUT_MS` replaces it).
+pub const DEFAULT_OPERATION_TIMEOUT: Duration = Duration::from_secs(2);
+/// Upper bound on the change subscription's (re)connection.
 const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
-/// Upper bound on opening one TCP connection to Redis.
+/// Upper bound on opening one TCP connection to Redis (lower when the operation timeout is).
 const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
-/// Upper bound on waiting for one reply.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Connection attempts repeated after a failed one, before an operation gives up.
 const RECONNECT_RETRIES: usize = 2;
 /// Shortest and longest wait before the change subscription reconnects.
@@ -178,6 +179,8 @@ return {2, version, document}
 pub struct RedisStore {
     connection: ConnectionManager,
     key_prefix: Arc<str>,
+    /// Upper bound on one operation: a Redis that does not answer fails fast.
+    timeout: Duration,
     ttl_millis: u64,
     waiting_ttl_millis: u64,
     /// The channel the write scripts publish changes on.
@@ -190,6 +193,7 @@ impl std::fmt::Debug for RedisStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisStore")
             .field("key_prefix", &self.key_prefix)
+            .field("timeout", &self.timeout)
             .field("ttl_millis", &self.ttl_millis)
             .field("waiting_ttl_millis", &self.waiting_ttl_millis)
             .finish_non_exhaustive()
@@ -206,10 +210,25 @@ impl RedisStore {
     /// # Errors
     /// [`StoreError::Unavailable`] when the client rejects the URL.
     pub async fn open(url: &str, key_prefix: &str, ttl: Duration) -> Result<Self, StoreError> {
+        Self::open_with_timeout(url, key_prefix, ttl, DEFAULT_OPERATION_TIMEOUT).await
+    }
+
+    /// [`open`](Self::open) with every operation bounded by `timeout` (reconnection attempts
+    /// and the wait for the reply included): past it, the operation fails with
+    /// [`StoreError::TimedOut`].
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the client rejects the URL.
+    pub async fn open_with_timeout(
+        url: &str,
+        key_prefix: &str,
+        ttl: Duration,
+        timeout: Duration,
+    ) -> Result<Self, StoreError> {
         let client = Client::open(url).map_err(StoreError::Unavailable)?;
         let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECTION_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(CONNECTION_TIMEOUT.min(timeout)))
+            .set_response_timeout(Some(timeout))
             .set_number_of_retries(RECONNECT_RETRIES)
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_millis(500));
@@ -225,6 +244,7 @@ impl RedisStore {
         Ok(Self {
             connection,
             key_prefix: key_prefix.into(),
+            timeout,
             ttl_millis: millis(ttl),
             waiting_ttl_millis: millis(ttl),
             channel,
@@ -262,6 +282,20 @@ impl RedisStore {
         format!("{}lobby:{index}", self.key_prefix)
     }
 
+    /// Runs a Redis operation within the store's timeout and classifies its failure.
+    async fn bounded<T>(
+        &self,
+        key: &str,
+        operation: impl Future<Output = Result<T, RedisError>>,
+    ) -> Result<T, StoreError> {
+        match tokio::time::timeout(self.timeout, operation).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(err)) if err.is_timeout() => Err(StoreError::TimedOut(self.timeout)),
+            Ok(Err(err)) => Err(classify(key, err)),
+            Err(_elapsed) => Err(StoreError::TimedOut(self.timeout)),
+        }
+    }
+
     /// The watchers of games on this instance, told of every write by any instance.
     pub fn changes(&self) -> &Changes {
         &self.changes
@@ -280,17 +314,18 @@ impl RedisStore {
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let created: i64 = bounded(&key, async {
-            CREATE
-                .key(&key)
-                .arg(document)
-                .arg(self.ttl_millis_of(lifetime))
-                .arg(&*self.channel)
-                .arg(id)
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let created: i64 = self
+            .bounded(&key, async {
+                CREATE
+                    .key(&key)
+                    .arg(document)
+                    .arg(self.ttl_millis_of(lifetime))
+                    .arg(&*self.channel)
+                    .arg(id)
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match created {
             1 => Ok(1),
             _ => Err(StoreError::AlreadyExists),
@@ -300,15 +335,16 @@ impl RedisStore {
     pub(super) async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (version, document): (Option<String>, Option<String>) = bounded(&key, async {
-            ::redis::cmd("HMGET")
-                .arg(&key)
-                .arg("v")
-                .arg("doc")
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (version, document): (Option<String>, Option<String>) = self
+            .bounded(&key, async {
+                ::redis::cmd("HMGET")
+                    .arg(&key)
+                    .arg("v")
+                    .arg("doc")
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         match (version, document) {
             (None, None) => Ok(None),
             (Some(version), Some(document)) => Ok(Some(StoredGame {
@@ -333,14 +369,15 @@ impl RedisStore {
     ) -> Result<Option<Lookup>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (status, value, document): (i64, String, String) = bounded(&key, async {
-            GET_IF_CHANGED
-                .key(&key)
-                .arg(known.to_string())
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (status, value, document): (i64, String, String) = self
+            .bounded(&key, async {
+                GET_IF_CHANGED
+                    .key(&key)
+                    .arg(known.to_string())
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match status {
             0 => Ok(None),
             1 => {
@@ -394,8 +431,9 @@ impl RedisStore {
             }
         }
         let mut connection = self.connection.clone();
-        let (status, value): (i64, String) =
-            bounded(&key, script.invoke_async(&mut connection)).await?;
+        let (status, value): (i64, String) = self
+            .bounded(&key, script.invoke_async(&mut connection))
+            .await?;
         match status {
             0 => Err(StoreError::NotFound),
             1 => Err(StoreError::VersionMismatch {
@@ -410,13 +448,14 @@ impl RedisStore {
     pub(super) async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
         let key = self.counter_sets_key();
         let mut connection = self.connection.clone();
-        let mut names: Vec<String> = bounded(&key, async {
-            ::redis::cmd("SMEMBERS")
-                .arg(&key)
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let mut names: Vec<String> = self
+            .bounded(&key, async {
+                ::redis::cmd("SMEMBERS")
+                    .arg(&key)
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         names.sort();
         Ok(names)
     }
@@ -424,13 +463,14 @@ impl RedisStore {
     pub(super) async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
         let key = self.counters_key(name);
         let mut connection = self.connection.clone();
-        let fields: Vec<(String, String)> = bounded(&key, async {
-            ::redis::cmd("HGETALL")
-                .arg(&key)
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let fields: Vec<(String, String)> = self
+            .bounded(&key, async {
+                ::redis::cmd("HGETALL")
+                    .arg(&key)
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         let mut counters = fields
             .into_iter()
             .map(|(field, value)| {
@@ -447,16 +487,17 @@ impl RedisStore {
     pub(super) async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (status, value): (i64, String) = bounded(&key, async {
-            DELETE
-                .key(&key)
-                .arg(expected.to_string())
-                .arg(&*self.channel)
-                .arg(id)
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (status, value): (i64, String) = self
+            .bounded(&key, async {
+                DELETE
+                    .key(&key)
+                    .arg(expected.to_string())
+                    .arg(&*self.channel)
+                    .arg(id)
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match status {
             0 => Err(StoreError::NotFound),
             1 => Err(StoreError::VersionMismatch {
@@ -480,7 +521,9 @@ impl RedisStore {
         }
         script.arg(entry).arg(if add { "1" } else { "0" });
         let mut connection = self.connection.clone();
-        let _changed: i64 = bounded("lobby", script.invoke_async(&mut connection)).await?;
+        let _changed: i64 = self
+            .bounded("lobby", script.invoke_async(&mut connection))
+            .await?;
         Ok(())
     }
 
@@ -493,7 +536,7 @@ impl RedisStore {
         let key = self.lobby_key(index);
         let mut connection = self.connection.clone();
         let max = after.map_or_else(|| "+".to_owned(), |after| format!("({after}"));
-        bounded(&key, async {
+        self.bounded(&key, async {
             ::redis::cmd("ZREVRANGEBYLEX")
                 .arg(&key)
                 .arg(max)
@@ -509,10 +552,11 @@ impl RedisStore {
 
     pub(super) async fn ping(&self) -> Result<(), StoreError> {
         let mut connection = self.connection.clone();
-        let _pong: String = bounded("PING", async {
-            ::redis::cmd("PING").query_async(&mut connection).await
-        })
-        .await?;
+        let _pong: String = self
+            .bounded("PING", async {
+                ::redis::cmd("PING").query_async(&mut connection).await
+            })
+            .await?;
         Ok(())
     }
 }
@@ -580,18 +624,6 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
         .unwrap_or(u64::MAX)
         .max(1)
-}
-
-/// Runs a Redis operation within [`OPERATION_TIMEOUT`] and classifies its failure.
-async fn bounded<T>(
-    key: &str,
-    operation: impl Future<Output = Result<T, RedisError>>,
-) -> Result<T, StoreError> {
-    match tokio::time::timeout(OPERATION_TIMEOUT, operation).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(err)) => Err(classify(key, err)),
-        Err(_elapsed) => Err(StoreError::TimedOut(OPERATION_TIMEOUT)),
-    }
 }
 
 /// A reply of the wrong type means the key holds data we did not write; anything else

@@ -145,6 +145,7 @@ impl Application {
 
 /// Waits for SIGTERM or SIGINT; returns the signal's name. Waits forever when the signals
 /// cannot be watched (the error is logged).
+#[cfg(unix)]
 async fn termination() -> &'static str {
     use tokio::signal::unix::{signal, SignalKind};
     let watched = signal(SignalKind::terminate())
@@ -159,6 +160,16 @@ async fn termination() -> &'static str {
             std::future::pending().await
         }
     }
+}
+
+/// Waits for Ctrl-C (the only termination signal tokio watches off Unix).
+#[cfg(not(unix))]
+async fn termination() -> &'static str {
+    if let Err(err) = tokio::signal::ctrl_c().await {
+        tracing::error!(error = %err, "cannot watch Ctrl-C; stop the process otherwise");
+        std::future::pending::<()>().await;
+    }
+    "Ctrl-C"
 }
 
 /// The actix application for `state`: shared data, extractor limits and their problem

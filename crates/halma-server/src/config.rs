@@ -21,6 +21,9 @@
 //! | `HALMA_RATE_AI_MS` | milliseconds of AI search per client address | `60000/60s` |
 //! | `HALMA_TRUST_FORWARDED_FOR` | `true`: the client address is the last `X-Forwarded-For` entry (behind a proxy that sets it) | `false` |
 //! | `HALMA_CORS_ORIGINS` | origins whose pages may call the API: `*`, or a comma list such as `https://a.example,http://localhost:5173` | `*` |
+//! | `HALMA_LOG_FORMAT` | log lines as `text` or `json` (one JSON object per line) | `text` |
+//! | `HALMA_STORE_TIMEOUT_MS` | longest a store call may take before the request fails with 503 `store_unavailable` | `2000` |
+//! | `HALMA_SHUTDOWN_GRACE_SECS` | on SIGTERM, how long in-flight requests may take to finish | `10` |
 //!
 //! A variable set to the empty string counts as unset. An invalid value is a startup error
 //! that names the variable. The Redis URL may carry a password: it is kept in a [`RedisUrl`],
@@ -60,6 +63,15 @@ const MAX_MAX_GAMES: usize = 10_000_000;
 pub const DEFAULT_MAX_STREAMS: usize = 10_000;
 /// Default time between the comment lines of an idle event stream.
 pub const DEFAULT_STREAM_HEARTBEAT: Duration = Duration::from_secs(15);
+/// Default upper bound on one store call.
+pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_millis(2000);
+/// Default time in-flight requests have to finish after SIGTERM.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// Smallest and largest accepted store timeouts, in milliseconds.
+const MIN_STORE_TIMEOUT_MS: u64 = 10;
+const MAX_STORE_TIMEOUT_MS: u64 = 60_000;
+/// Largest accepted shutdown grace period, in seconds.
+const MAX_SHUTDOWN_GRACE_SECS: u64 = 3600;
 /// Largest accepted stream cap (tokio's semaphore holds fewer than 2^61 permits).
 const MAX_STREAMS: usize = 10_000_000;
 /// Longest accepted heartbeat period.
@@ -107,6 +119,41 @@ pub struct Config {
     pub stream_heartbeat: Duration,
     /// Per-client rate limits.
     pub limits: RateLimits,
+    /// How log lines are written.
+    pub log_format: LogFormat,
+    /// Upper bound on one store call: past it the request fails fast with 503.
+    pub store_timeout: Duration,
+    /// On SIGTERM, how long in-flight requests may take to finish before the process exits.
+    pub shutdown_grace: Duration,
+}
+
+/// How log lines are written (`HALMA_LOG_FORMAT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines (coloured on a terminal).
+    #[default]
+    Text,
+    /// One JSON object per line, with the fields of the enclosing spans (the request id).
+    Json,
+}
+
+impl LogFormat {
+    /// Reads `text` or `json` (any case).
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming `HALMA_LOG_FORMAT` for anything else.
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        if text.eq_ignore_ascii_case("text") {
+            Ok(Self::Text)
+        } else if text.eq_ignore_ascii_case("json") {
+            Ok(Self::Json)
+        } else {
+            Err(ConfigError::new(
+                "HALMA_LOG_FORMAT",
+                format!("expected text or json, got {text:?}"),
+            ))
+        }
+    }
 }
 
 /// The origins whose web pages may call the API from a browser (CORS).
@@ -185,6 +232,9 @@ impl Default for Config {
             max_streams: DEFAULT_MAX_STREAMS,
             stream_heartbeat: DEFAULT_STREAM_HEARTBEAT,
             limits: RateLimits::default(),
+            log_format: LogFormat::Text,
+            store_timeout: DEFAULT_STORE_TIMEOUT,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
         }
     }
 }
@@ -300,6 +350,28 @@ impl Config {
                 None => defaults.stream_heartbeat,
             },
             limits: RateLimits::from_vars(var)?,
+            log_format: match var("HALMA_LOG_FORMAT")? {
+                Some(text) => LogFormat::parse(&text)?,
+                None => defaults.log_format,
+            },
+            store_timeout: match var("HALMA_STORE_TIMEOUT_MS")? {
+                Some(text) => Duration::from_millis(parse_in_range(
+                    "HALMA_STORE_TIMEOUT_MS",
+                    &text,
+                    MIN_STORE_TIMEOUT_MS,
+                    MAX_STORE_TIMEOUT_MS,
+                )?),
+                None => defaults.store_timeout,
+            },
+            shutdown_grace: match var("HALMA_SHUTDOWN_GRACE_SECS")? {
+                Some(text) => Duration::from_secs(parse_in_range(
+                    "HALMA_SHUTDOWN_GRACE_SECS",
+                    &text,
+                    0,
+                    MAX_SHUTDOWN_GRACE_SECS,
+                )?),
+                None => defaults.shutdown_grace,
+            },
         })
     }
 }
@@ -458,6 +530,9 @@ mod tests {
         assert_eq!(config.game_cache, 5_000);
         assert_eq!(config.log_filter, "info");
         assert!(config.redis_url.is_none());
+        assert_eq!(config.log_format, LogFormat::Text);
+        assert_eq!(config.store_timeout, Duration::from_millis(2000));
+        assert_eq!(config.shutdown_grace, Duration::from_secs(10));
     }
 
     #[test]
@@ -479,6 +554,9 @@ mod tests {
             ),
             ("HALMA_MAX_STREAMS", "7"),
             ("HALMA_STREAM_HEARTBEAT_SECS", "3"),
+            ("HALMA_LOG_FORMAT", "JSON"),
+            ("HALMA_STORE_TIMEOUT_MS", "250"),
+            ("HALMA_SHUTDOWN_GRACE_SECS", "0"),
         ]);
         let expected = Config {
             bind: "0.0.0.0:9000".to_owned(),
@@ -498,6 +576,9 @@ mod tests {
             max_streams: 7,
             stream_heartbeat: Duration::from_secs(3),
             limits: RateLimits::default(),
+            log_format: LogFormat::Json,
+            store_timeout: Duration::from_millis(250),
+            shutdown_grace: Duration::ZERO,
         };
         assert_eq!(config, Ok(expected));
     }
@@ -529,6 +610,14 @@ mod tests {
             ("HALMA_RATE_LIMITS", "sometimes"),
             ("HALMA_RATE_GAMES", "lots"),
             ("HALMA_LOG", "halma_server=loud"),
+            ("HALMA_LOG_FORMAT", "yaml"),
+            ("HALMA_STORE_TIMEOUT_MS", "0"),
+            ("HALMA_STORE_TIMEOUT_MS", "5"),
+            ("HALMA_STORE_TIMEOUT_MS", "2s"),
+            ("HALMA_STORE_TIMEOUT_MS", "600000"),
+            ("HALMA_SHUTDOWN_GRACE_SECS", "-1"),
+            ("HALMA_SHUTDOWN_GRACE_SECS", "1.5"),
+            ("HALMA_SHUTDOWN_GRACE_SECS", "86400"),
         ];
         for (variable, value) in cases {
             let err = config_from(&[(variable, value)]).err();

@@ -475,6 +475,9 @@ impl ResponseError for ApiError {
         let problem = self.problem();
         let status = self.status_code();
         self.log(status);
+        if let Self::VersionMismatch { .. } = self {
+            metrics::counter!(crate::observability::VERSION_CONFLICTS).increment(1);
+        }
         let mut response = HttpResponse::build(status);
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
         match self {

@@ -3,7 +3,8 @@
 //! This crate holds the service infrastructure: configuration from the environment
 //! ([`config`]), the HTTP error type rendered as RFC 9457 problem documents ([`error`],
 //! [`problem`], [`extractors`]), the game store with its in-memory and Redis back ends
-//! ([`store`]), per-client rate limits ([`limits`]), secret tokens ([`token`]), logging ([`telemetry`]), the routes and the OpenAPI
+//! ([`store`]), per-client rate limits ([`limits`]), secret tokens ([`token`]), logging
+//! ([`telemetry`]), metrics ([`observability`]), the routes and the OpenAPI
 //! document ([`routes`], [`openapi`]), and the application itself ([`startup`]). The routes
 //! only translate HTTP: the game operations and their answers are in [`games`], the board
 //! facts in [`boards`], the bodies' types in [`api`].
@@ -21,6 +22,7 @@ pub mod events;
 pub mod extractors;
 pub mod games;
 pub mod limits;
+pub mod observability;
 pub mod openapi;
 pub mod position_input;
 pub mod problem;

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(err) = telemetry::init(&config.log_filter) {
+    if let Err(err) = telemetry::init(&config.log_filter, config.log_format) {
         eprintln!("halma-server: {err}");
         return ExitCode::FAILURE;
     }

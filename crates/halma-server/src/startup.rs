@@ -1,6 +1,7 @@
 //! The application: binds the listener, assembles the routes, runs the server.
 
 use std::net::TcpListener;
+use std::time::Duration;
 
 use actix_cors::Cors;
 use actix_web::body::MessageBody;
@@ -13,15 +14,13 @@ use crate::config::{Config, CorsOrigins};
 use crate::error::ApiError;
 use crate::extractors;
 use crate::limits;
+use crate::observability;
 use crate::openapi::ApiDoc;
 use crate::problem::problem_fallback;
 use crate::routes;
-use crate::state::AppState;
+use crate::state::{AppState, Shutdown};
 use crate::store::{Store, StoreError};
 use crate::telemetry::log_request;
-
-/// Seconds the server waits for open requests when asked to stop.
-const SHUTDOWN_TIMEOUT_SECS: u64 = 10;
 
 /// A bound, not yet running, server.
 ///
@@ -38,6 +37,8 @@ const SHUTDOWN_TIMEOUT_SECS: u64 = 10;
 pub struct Application {
     port: u16,
     server: Server,
+    shutdown: Shutdown,
+    grace: Duration,
 }
 
 impl Application {
@@ -79,9 +80,13 @@ impl Application {
             source,
         })?;
         let address = listener.local_addr().map_err(StartupError::Io)?;
+        observability::install();
         let state = web::Data::new(AppState::new(store, config));
+        let shutdown = state.shutdown.clone();
         let server = HttpServer::new(move || app(state.clone()))
-            .shutdown_timeout(SHUTDOWN_TIMEOUT_SECS)
+            // Signals are ours (see `run_until_stopped`): event streams close first.
+            .disable_signals()
+            .shutdown_timeout(config.shutdown_grace.as_secs())
             .listen(listener)
             .map_err(StartupError::Io)?
             .run();
@@ -91,11 +96,15 @@ impl Application {
             max_body_bytes = config.max_body_bytes,
             ai_max_ms = config.ai_max_time.as_millis(),
             game_cache = config.game_cache,
+            store_timeout_ms = config.store_timeout.as_millis(),
+            shutdown_grace_secs = config.shutdown_grace.as_secs(),
             "listening"
         );
         Ok(Self {
             port: address.port(),
             server,
+            shutdown,
+            grace: config.shutdown_grace,
         })
     }
 
@@ -104,13 +113,64 @@ impl Application {
         self.port
     }
 
-    /// Serves requests until the server is stopped (SIGINT or SIGTERM stop it gracefully).
+    /// Serves requests until the server is stopped. SIGTERM (or SIGINT) stops it gracefully:
+    /// the listener closes, open event streams end with a retry hint (so their clients
+    /// reconnect, to another instance behind a load balancer), and requests in flight have
+    /// the configured grace period to finish before their connections are closed.
     ///
     /// # Errors
     /// An I/O error of the server.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let Self {
+            server,
+            shutdown,
+            grace,
+            ..
+        } = self;
+        let handle = server.handle();
+        let mut server = std::pin::pin!(server);
+        tokio::select! {
+            result = &mut server => return result,
+            signal = termination() => {
+                tracing::info!(signal, grace_secs = grace.as_secs(), "shutting down: closing event streams, finishing requests");
+            }
+        }
+        shutdown.begin();
+        // The command is sent now; the server carries it out while it is awaited below.
+        drop(handle.stop(true));
+        let result = server.await;
+        tracing::info!("stopped");
+        result
     }
+}
+
+/// Waits for SIGTERM or SIGINT; returns the signal's name. Waits forever when the signals
+/// cannot be watched (the error is logged).
+#[cfg(unix)]
+async fn termination() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let watched = signal(SignalKind::terminate())
+        .and_then(|term| Ok((term, signal(SignalKind::interrupt())?)));
+    match watched {
+        Ok((mut term, mut int)) => tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        },
+        Err(err) => {
+            tracing::error!(error = %err, "cannot watch SIGTERM and SIGINT; stop the process with SIGKILL");
+            std::future::pending().await
+        }
+    }
+}
+
+/// Waits for Ctrl-C (the only termination signal tokio watches off Unix).
+#[cfg(not(unix))]
+async fn termination() -> &'static str {
+    if let Err(err) = tokio::signal::ctrl_c().await {
+        tracing::error!(error = %err, "cannot watch Ctrl-C; stop the process otherwise");
+        std::future::pending::<()>().await;
+    }
+    "Ctrl-C"
 }
 
 /// The actix application for `state`: shared data, extractor limits and their problem
@@ -136,6 +196,7 @@ pub fn app(
         .app_data(extractors::query_config())
         .app_data(extractors::path_config())
         .configure(|config| routes::configure(config, ApiDoc::openapi()))
+        .service(observability::scrape)
         .default_service(web::to(route_not_found))
         .wrap(ErrorHandlers::new().default_handler(problem_fallback))
         // Inside CORS: preflights never spend from a bucket, and a 429 carries the CORS
@@ -150,7 +211,7 @@ const CORS_MAX_AGE_SECS: usize = 3600;
 
 /// The CORS policy: preflights answered for the configured origins, every method and request
 /// header of the API allowed, and the response headers scripts need (`ETag` for versions,
-/// `Retry-After`, `Location`) exposed. No credentials: the API authorises by bearer token.
+/// `Retry-After`, `Location`, `X-Request-Id`) exposed. No credentials: the API authorises by bearer token.
 fn cors(origins: &CorsOrigins) -> Cors {
     use actix_web::http::header;
     let cors = match origins {
@@ -161,7 +222,12 @@ fn cors(origins: &CorsOrigins) -> Cors {
     };
     cors.allowed_methods(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"])
         .allow_any_header()
-        .expose_headers([header::ETAG, header::RETRY_AFTER, header::LOCATION])
+        .expose_headers([
+            header::ETAG,
+            header::RETRY_AFTER,
+            header::LOCATION,
+            crate::telemetry::REQUEST_ID,
+        ])
         .max_age(CORS_MAX_AGE_SECS)
 }
 

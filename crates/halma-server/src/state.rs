@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 
 use crate::events::Feeds;
 
@@ -45,6 +45,35 @@ pub struct AppState {
     pub limits: Arc<Limiter>,
     /// The AI searches running or just finished, shared by identical requests.
     pub searches: Arc<Searches>,
+    /// Raised when the instance shuts down: open event streams end with a retry hint.
+    pub shutdown: Shutdown,
+}
+
+/// The instance's shutdown signal, raised once (on SIGTERM); cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Shutdown(Arc<watch::Sender<bool>>);
+
+impl Default for Shutdown {
+    fn default() -> Self {
+        Self(Arc::new(watch::Sender::new(false)))
+    }
+}
+
+impl Shutdown {
+    /// Raises the signal: every receiver wakes and sees `true`.
+    pub fn begin(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// Whether the signal was raised.
+    pub fn has_begun(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// A receiver that wakes when the signal is raised.
+    pub fn subscribe(&self) -> watch::Receiver<bool> {
+        self.0.subscribe()
+    }
 }
 
 impl AppState {
@@ -72,6 +101,7 @@ impl AppState {
             feeds: Feeds::new(),
             streams: Arc::new(Semaphore::new(config.max_streams)),
             stream_heartbeat: config.stream_heartbeat,
+            shutdown: Shutdown::default(),
         }
     }
 }

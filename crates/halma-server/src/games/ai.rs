@@ -11,6 +11,7 @@ use super::searches::{Answer, Joined, SearchKey, Searched};
 use super::{views, DEFAULT_LEVEL};
 use crate::api::MoveView;
 use crate::error::ApiError;
+use crate::observability::{AI_DEPTH, AI_DURATION, AI_FALLBACKS, AI_SEARCHES, AI_SLOT_WAIT};
 use crate::state::AppState;
 
 /// Searches with a budget above this are long: they also need one of the long-search slots,
@@ -190,6 +191,7 @@ async fn search_now(state: AppState, search: Search) -> Answer {
         Ok(Ok(permits)) => (Some(permits), level),
         Ok(Err(closed)) => return Err(Arc::from(closed.to_string())),
         Err(_) => {
+            metrics::counter!(AI_FALLBACKS).increment(1);
             tracing::warn!(
                 budget_ms = budget.as_millis() as u64,
                 "every AI slot stayed busy: answering with the one-ply move"
@@ -197,6 +199,7 @@ async fn search_now(state: AppState, search: Search) -> Answer {
             (None, level.min(FALLBACK_LEVEL))
         }
     };
+    metrics::histogram!(AI_SLOT_WAIT).record(started.elapsed().as_secs_f64());
     let remaining = budget
         .saturating_sub(started.elapsed())
         .max(Duration::from_millis(1));
@@ -212,10 +215,16 @@ async fn search_now(state: AppState, search: Search) -> Answer {
     })
     .await
     .map_err(|err| Arc::<str>::from(err.to_string()))?;
+    let took = searching.elapsed();
+    metrics::counter!(AI_SEARCHES).increment(1);
+    metrics::histogram!(AI_DURATION).record(took.as_secs_f64());
+    if let Some(depth) = result.iter().map(|s| s.depth).max() {
+        metrics::histogram!(AI_DEPTH).record(f64::from(depth));
+    }
     Ok(Arc::new(Searched {
         lines: result,
         level,
         // The client pays for the search, not for the wait for a slot.
-        took: searching.elapsed(),
+        took,
     }))
 }

@@ -216,6 +216,7 @@ async fn insert(
         super::lobby::list(state, &id, &header, &game).await?;
     }
     let version = state.store.create(&id, &json, header.lifetime()).await?;
+    metrics::counter!(crate::observability::GAMES_CREATED).increment(1);
     let view = views::game_view(&id, version, &header, &game);
     remember(state, &id, version, Arc::new(header), game);
     let tokens = GameTokens {

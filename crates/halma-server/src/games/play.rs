@@ -275,6 +275,9 @@ pub(super) async fn save(
             .compare_and_set(id, expected, &json, header.lifetime())
             .await?
     };
+    if game.is_over() {
+        metrics::counter!(crate::observability::GAMES_FINISHED).increment(1);
+    }
     let view = views::game_view(id, version, &header, &game);
     remember(state, id, version, header, game);
     Ok((version, MoveOutcome { game: view, played }))

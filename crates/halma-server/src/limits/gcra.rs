@@ -48,6 +48,20 @@ impl LocalBuckets {
         self.take_at(client, cost, force, now)
     }
 
+    /// The wait until `client`'s bucket holds `cost` units (`None`: it does now), taking
+    /// nothing.
+    pub(super) fn wait(&self, client: &str, cost: u32) -> Option<Duration> {
+        let now = u64::try_from(self.epoch.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let tats = self
+            .tats
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let tat = tats.get(client).copied().unwrap_or(now).max(now);
+        let next = tat.saturating_add(self.interval_us.saturating_mul(u64::from(cost)));
+        let wait = next.saturating_sub(self.tolerance_us).saturating_sub(now);
+        (wait > 0).then(|| Duration::from_micros(wait))
+    }
+
     fn take_at(&self, client: &str, cost: u32, force: bool, now: u64) -> Option<Duration> {
         // A poisoned map only means another request panicked mid-update of a number.
         let mut tats = self

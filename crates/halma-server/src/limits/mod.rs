@@ -93,6 +93,11 @@ pub struct Denied {
     pub retry_after: Duration,
 }
 
+/// Longest a rate-limit check waits for Redis before letting the request through: a few
+/// round trips of a healthy Redis, so a Redis outage adds little to each request's own
+/// (store-bounded) failure.
+const REDIS_TIMEOUT: Duration = Duration::from_millis(100);
+
 /// One bucket kind: its rate, and where its buckets live.
 #[derive(Debug)]
 struct Limit {
@@ -174,54 +179,87 @@ impl Limiter {
     /// [`Denied`] with the wait when the bucket does not hold them (a cost above the whole
     /// bucket never fits).
     pub async fn take(&self, bucket: Bucket, client: &str, cost: u32) -> Result<(), Denied> {
-        self.spend(bucket, client, cost, false).await
+        self.spend(&[(bucket, client, cost)], false).await
+    }
+
+    /// Takes each `(bucket, client, cost)` of one request, all or none: a request refused by
+    /// one bucket spends nothing from the others. With Redis this is one round trip.
+    ///
+    /// # Errors
+    /// [`Denied`] for the first bucket that does not hold enough.
+    pub async fn take_all(&self, takes: &[(Bucket, &str, u32)]) -> Result<(), Denied> {
+        self.spend(takes, false).await
     }
 
     /// Charges `cost` units to the bucket of `client` whatever it holds: what the bucket lacks
     /// becomes a debt that later takes wait for (AI time, charged for what a search used).
     pub async fn charge(&self, bucket: Bucket, client: &str, cost: u32) {
         // A forced spend is never denied.
-        let _ = self.spend(bucket, client, cost, true).await;
+        let _ = self.spend(&[(bucket, client, cost)], true).await;
     }
 
-    async fn spend(
-        &self,
-        bucket: Bucket,
-        client: &str,
-        cost: u32,
-        force: bool,
-    ) -> Result<(), Denied> {
-        let Some(limit) = &self.limits[bucket.index()] else {
+    async fn spend(&self, takes: &[(Bucket, &str, u32)], force: bool) -> Result<(), Denied> {
+        let on: Vec<(&Limit, Bucket, &str, u32)> = takes
+            .iter()
+            .filter_map(|&(bucket, client, cost)| {
+                self.limits[bucket.index()]
+                    .as_ref()
+                    .map(|limit| (limit, bucket, client, cost))
+            })
+            .collect();
+        if on.is_empty() {
             return Ok(());
-        };
-        let wait = if let Some(local) = &limit.local {
-            local.take(client, cost, force)
-        } else if let Some(redis) = &self.redis {
-            let name = format!("{}:{client}", bucket.as_str());
-            match redis
-                .take_tokens(&name, limit.interval(), limit.tolerance(), cost, force)
-                .await
-            {
-                Ok(wait) => wait,
+        }
+        if let Some(redis) = &self.redis {
+            let shared: Vec<_> = on
+                .iter()
+                .map(|(limit, bucket, client, cost)| {
+                    (
+                        format!("{}:{client}", bucket.as_str()),
+                        limit.interval(),
+                        limit.tolerance(),
+                        *cost,
+                    )
+                })
+                .collect();
+            return match redis.take_tokens(&shared, force, REDIS_TIMEOUT).await {
+                Ok(None) => Ok(()),
+                Ok(Some((i, retry_after))) => Err(Denied {
+                    bucket: on.get(i).map_or(Bucket::Requests, |t| t.1),
+                    retry_after,
+                }),
                 Err(err) => {
-                    tracing::warn!(
-                        error = %err,
-                        bucket = bucket.as_str(),
-                        "rate limit not checked: Redis does not answer"
-                    );
-                    None
+                    tracing::warn!(error = %err, "rate limits not checked: Redis does not answer");
+                    Ok(())
+                }
+            };
+        }
+        // In memory: check every bucket, then take from each (all or none).
+        if !force {
+            for (limit, bucket, client, cost) in &on {
+                let wait = limit.local.as_ref().and_then(|l| l.wait(client, *cost));
+                if let Some(retry_after) = wait {
+                    return Err(Denied {
+                        bucket: *bucket,
+                        retry_after,
+                    });
                 }
             }
-        } else {
-            None
-        };
-        match wait {
-            None => Ok(()),
-            Some(retry_after) => Err(Denied {
-                bucket,
-                retry_after,
-            }),
         }
+        for (limit, bucket, client, cost) in &on {
+            let wait = limit
+                .local
+                .as_ref()
+                .and_then(|l| l.take(client, *cost, force));
+            // Another request took the units between the check and the take.
+            if let Some(retry_after) = wait {
+                return Err(Denied {
+                    bucket: *bucket,
+                    retry_after,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The key of the client that sent `request`: its address (the last `X-Forwarded-For`
@@ -364,21 +402,21 @@ pub async fn limit_requests<B: MessageBody + 'static>(
     }
     let address = limiter.client_key(&request);
     let method = request.method().clone();
-    let mut takes = vec![(Bucket::Requests, address.clone())];
-    if matches!(
+    let writer = matches!(
         method,
         Method::POST | Method::PUT | Method::PATCH | Method::DELETE
-    ) {
-        takes.push((Bucket::Writes, writer_key(&request, &address)));
+    )
+    .then(|| writer_key(&request, &address));
+    let mut takes = vec![(Bucket::Requests, address.as_str(), 1)];
+    if let Some(writer) = &writer {
+        takes.push((Bucket::Writes, writer.as_str(), 1));
     }
     if creates_game(&method, request.path()) {
-        takes.push((Bucket::Games, address.clone()));
+        takes.push((Bucket::Games, address.as_str(), 1));
     }
-    for (bucket, key) in takes {
-        if let Err(denied) = limiter.take(bucket, &key, 1).await {
-            let response = actix_web::ResponseError::error_response(&ApiError::from(denied));
-            return Ok(request.into_response(response).map_into_right_body());
-        }
+    if let Err(denied) = limiter.take_all(&takes).await {
+        let response = actix_web::ResponseError::error_response(&ApiError::from(denied));
+        return Ok(request.into_response(response).map_into_right_body());
     }
     CLIENT
         .scope((limiter, address), next.call(request))

@@ -1,11 +1,14 @@
 //! The live event stream of a game (Server-Sent Events, with `actix-web-lab`'s `sse`).
 
 use std::collections::VecDeque;
-use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::http::header::HeaderMap;
-use actix_web::{web, CustomizeResponder, HttpRequest, Responder as _};
+use actix_web::web::Bytes;
+use actix_web::{web, HttpRequest, HttpResponse, Responder as _};
 use actix_web_lab::sse;
 use tokio::sync::{watch, OwnedSemaphorePermit};
 
@@ -13,10 +16,14 @@ use crate::api::GamePath;
 use crate::error::ApiError;
 use crate::events::{self, FeedState, GameEvent};
 use crate::games::{self, views, Loaded};
+use crate::observability::STREAMS_OPEN;
 use crate::state::AppState;
 
 /// How long a client waits before reconnecting to a dropped stream (the SSE `retry` field).
 const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+/// The retry hint of a stream closed because the instance shuts down: reconnect soon (the
+/// load balancer sends the new connection to another instance).
+const RECONNECT_AFTER_SHUTDOWN: Duration = Duration::from_millis(500);
 
 /// Follows a game live.
 ///
@@ -46,10 +53,7 @@ pub async fn game_events(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     req: HttpRequest,
-) -> Result<
-    CustomizeResponder<sse::Sse<impl futures_util::Stream<Item = Result<sse::Event, Infallible>>>>,
-    ApiError,
-> {
+) -> Result<HttpResponse, ApiError> {
     let slot = state
         .streams
         .clone()
@@ -65,10 +69,12 @@ pub async fn game_events(
     };
     let mut listener = Listener {
         receiver,
+        shutdown: state.shutdown.subscribe(),
         pending: VecDeque::new(),
         sent: 0,
         done: false,
         _slot: slot,
+        _open: OpenStream::new(),
     };
     match resume {
         Some(after) => listener.queue(&loaded, after),
@@ -82,14 +88,84 @@ pub async fn game_events(
         }
     }
     let stream = futures_util::stream::unfold(listener, |mut listener| async move {
-        listener.next().await.map(|event| (Ok(event), listener))
+        listener
+            .next()
+            .await
+            .map(|event| (Ok::<_, std::convert::Infallible>(event), listener))
     });
-    Ok(sse::Sse::from_stream(stream)
+    let response = sse::Sse::from_stream(stream)
         .with_keep_alive(state.stream_heartbeat)
         .with_retry_duration(RECONNECT_AFTER)
         .customize()
         // Proxies that buffer responses (nginx) pass this stream on at once.
-        .insert_header(("x-accel-buffering", "no")))
+        .insert_header(("x-accel-buffering", "no"))
+        .respond_to(&req);
+    let shutdown = state.shutdown.clone();
+    Ok(response.map_body(|_, body| {
+        BoxBody::new(ClosingBody {
+            inner: body.boxed(),
+            shutdown,
+            ended: false,
+        })
+    }))
+}
+
+/// An event stream's body that, when the stream ends because the instance shuts down, ends
+/// with a comment and a `retry` field: the client reconnects soon, resuming with
+/// `Last-Event-ID` where it left off.
+struct ClosingBody {
+    inner: BoxBody,
+    shutdown: crate::state::Shutdown,
+    ended: bool,
+}
+
+impl MessageBody for ClosingBody {
+    type Error = Box<dyn std::error::Error>;
+
+    fn size(&self) -> BodySize {
+        BodySize::Stream
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        let this = self.get_mut();
+        if this.ended {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.inner).poll_next(cx) {
+            Poll::Ready(None) => {
+                this.ended = true;
+                Poll::Ready(this.shutdown.has_begun().then(|| Ok(shutdown_hint())))
+            }
+            other => other,
+        }
+    }
+}
+
+/// The last lines of a stream closed by a shutdown: a comment and the `retry` field.
+fn shutdown_hint() -> Bytes {
+    Bytes::from(format!(
+        ": the server is shutting down; reconnect (with Last-Event-ID) to continue\nretry: {}\n\n",
+        RECONNECT_AFTER_SHUTDOWN.as_millis()
+    ))
+}
+
+/// An open stream, counted in the `halma_event_streams_open` gauge while it lives.
+struct OpenStream;
+
+impl OpenStream {
+    fn new() -> Self {
+        metrics::gauge!(STREAMS_OPEN).increment(1.0);
+        Self
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        metrics::gauge!(STREAMS_OPEN).decrement(1.0);
+    }
 }
 
 /// The event id a client resumes after, from `Last-Event-ID`.
@@ -115,11 +191,15 @@ fn last_event_id(headers: &HeaderMap, loaded: &Loaded) -> Result<Option<u64>, Ap
 /// One open stream: the feed of its game, the events not yet sent, and the last id sent.
 struct Listener {
     receiver: watch::Receiver<FeedState>,
+    /// Wakes when the instance shuts down: the stream then ends.
+    shutdown: watch::Receiver<bool>,
     pending: VecDeque<sse::Event>,
     sent: u64,
     done: bool,
     /// The stream's place under the instance's cap, given back when the stream closes.
     _slot: OwnedSemaphorePermit,
+    /// The stream's count in the open-streams gauge.
+    _open: OpenStream,
 }
 
 impl Listener {
@@ -157,10 +237,14 @@ impl Listener {
             if let Some(event) = self.pending.pop_front() {
                 return Some(event);
             }
-            if self.done {
+            if self.done || *self.shutdown.borrow() {
                 return None;
             }
-            self.receiver.changed().await.ok()?;
+            tokio::select! {
+                changed = self.receiver.changed() => changed.ok()?,
+                // Ends the stream (the body adds the retry hint); a dropped sender ends it too.
+                _ = self.shutdown.changed() => return None,
+            }
             let state = self.receiver.borrow_and_update().clone();
             match state {
                 FeedState::Game(loaded) => {

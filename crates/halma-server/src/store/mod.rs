@@ -24,7 +24,8 @@ mod changes;
 mod memory;
 mod redis;
 
-use std::time::Duration;
+use std::future::Future;
+use std::time::{Duration, Instant};
 
 pub use self::changes::{Changes, Watch};
 pub use self::memory::MemoryStore;
@@ -159,9 +160,14 @@ impl Store {
     pub async fn from_config(config: &Config) -> Result<Self, StoreError> {
         Ok(match &config.redis_url {
             Some(url) => Self::Redis(
-                RedisStore::open(url.expose_secret(), &config.key_prefix, config.game_ttl)
-                    .await?
-                    .with_waiting_ttl(config.waiting_ttl),
+                RedisStore::open_with_timeout(
+                    url.expose_secret(),
+                    &config.key_prefix,
+                    config.game_ttl,
+                    config.store_timeout,
+                )
+                .await?
+                .with_waiting_ttl(config.waiting_ttl),
             ),
             None => Self::Memory(
                 MemoryStore::new(config.game_ttl)
@@ -190,10 +196,13 @@ impl Store {
         document: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
-        match self {
-            Self::Memory(store) => store.create(id, document, lifetime),
-            Self::Redis(store) => store.create(id, document, lifetime).await,
-        }
+        observed("create", async {
+            match self {
+                Self::Memory(store) => store.create(id, document, lifetime),
+                Self::Redis(store) => store.create(id, document, lifetime).await,
+            }
+        })
+        .await
     }
 
     /// Reads a game; `None` when no game has this id (or it expired). Does not restart the
@@ -203,10 +212,13 @@ impl Store {
     /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
     /// [`StoreError::Corrupt`] when the key holds something this service did not write.
     pub async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        match self {
-            Self::Memory(store) => Ok(store.get(id)),
-            Self::Redis(store) => store.get(id).await,
-        }
+        observed("get", async {
+            match self {
+                Self::Memory(store) => Ok(store.get(id)),
+                Self::Redis(store) => store.get(id).await,
+            }
+        })
+        .await
     }
 
     /// Reads a game whose version `known` the caller already holds: [`Lookup::Unchanged`] when
@@ -222,10 +234,13 @@ impl Store {
         id: &str,
         known: Version,
     ) -> Result<Option<Lookup>, StoreError> {
-        match self {
-            Self::Memory(store) => Ok(store.get_if_changed(id, known)),
-            Self::Redis(store) => store.get_if_changed(id, known).await,
-        }
+        observed("get_if_changed", async {
+            match self {
+                Self::Memory(store) => Ok(store.get_if_changed(id, known)),
+                Self::Redis(store) => store.get_if_changed(id, known).await,
+            }
+        })
+        .await
     }
 
     /// Replaces a game's document if its version is still `expected`; returns the new version
@@ -242,14 +257,17 @@ impl Store {
         document: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
-        match self {
-            Self::Memory(store) => store.compare_and_set(id, expected, document, lifetime),
-            Self::Redis(store) => {
-                store
-                    .compare_and_set(id, expected, document, lifetime)
-                    .await
+        observed("compare_and_set", async {
+            match self {
+                Self::Memory(store) => store.compare_and_set(id, expected, document, lifetime),
+                Self::Redis(store) => {
+                    store
+                        .compare_and_set(id, expected, document, lifetime)
+                        .await
+                }
             }
-        }
+        })
+        .await
     }
 
     /// [`compare_and_set`](Self::compare_and_set), adding `counters` in the same atomic step
@@ -265,16 +283,19 @@ impl Store {
         lifetime: Lifetime,
         counters: &Counters,
     ) -> Result<Version, StoreError> {
-        match self {
-            Self::Memory(store) => {
-                store.compare_and_set_counting(id, expected, document, lifetime, counters)
+        observed("compare_and_set_counting", async {
+            match self {
+                Self::Memory(store) => {
+                    store.compare_and_set_counting(id, expected, document, lifetime, counters)
+                }
+                Self::Redis(store) => {
+                    store
+                        .compare_and_set_counting(id, expected, document, lifetime, counters)
+                        .await
+                }
             }
-            Self::Redis(store) => {
-                store
-                    .compare_and_set_counting(id, expected, document, lifetime, counters)
-                    .await
-            }
-        }
+        })
+        .await
     }
 
     /// The names of every counter set written so far.
@@ -282,10 +303,13 @@ impl Store {
     /// # Errors
     /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
     pub async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
-        match self {
-            Self::Memory(store) => Ok(store.counter_sets()),
-            Self::Redis(store) => store.counter_sets().await,
-        }
+        observed("counter_sets", async {
+            match self {
+                Self::Memory(store) => Ok(store.counter_sets()),
+                Self::Redis(store) => store.counter_sets().await,
+            }
+        })
+        .await
     }
 
     /// The counters of the set `name` (empty when it was never written).
@@ -294,10 +318,13 @@ impl Store {
     /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
     /// [`StoreError::Corrupt`] for a field that is not an integer.
     pub async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
-        match self {
-            Self::Memory(store) => Ok(store.counters(name)),
-            Self::Redis(store) => store.counters(name).await,
-        }
+        observed("counters", async {
+            match self {
+                Self::Memory(store) => Ok(store.counters(name)),
+                Self::Redis(store) => store.counters(name).await,
+            }
+        })
+        .await
     }
 
     /// Removes a game if its version is still `expected`. Its watchers hear of it (as a change
@@ -306,10 +333,13 @@ impl Store {
     /// # Errors
     /// As for [`compare_and_set`](Self::compare_and_set).
     pub async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
-        match self {
-            Self::Memory(store) => store.delete(id, expected),
-            Self::Redis(store) => store.delete(id, expected).await,
-        }
+        observed("delete", async {
+            match self {
+                Self::Memory(store) => store.delete(id, expected),
+                Self::Redis(store) => store.delete(id, expected).await,
+            }
+        })
+        .await
     }
 
     /// Adds `entry` (see [`lobby_entry`]) to each of the lobby indexes `indexes`.
@@ -317,13 +347,16 @@ impl Store {
     /// # Errors
     /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
     pub async fn lobby_add(&self, entry: &str, indexes: &[String]) -> Result<(), StoreError> {
-        match self {
-            Self::Memory(store) => {
-                store.lobby_add(entry, indexes);
-                Ok(())
+        observed("lobby_add", async {
+            match self {
+                Self::Memory(store) => {
+                    store.lobby_add(entry, indexes);
+                    Ok(())
+                }
+                Self::Redis(store) => store.lobby_update(entry, indexes, true).await,
             }
-            Self::Redis(store) => store.lobby_update(entry, indexes, true).await,
-        }
+        })
+        .await
     }
 
     /// Removes `entry` from each of the lobby indexes `indexes` (where it is).
@@ -331,13 +364,16 @@ impl Store {
     /// # Errors
     /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
     pub async fn lobby_remove(&self, entry: &str, indexes: &[String]) -> Result<(), StoreError> {
-        match self {
-            Self::Memory(store) => {
-                store.lobby_remove(entry, indexes);
-                Ok(())
+        observed("lobby_remove", async {
+            match self {
+                Self::Memory(store) => {
+                    store.lobby_remove(entry, indexes);
+                    Ok(())
+                }
+                Self::Redis(store) => store.lobby_update(entry, indexes, false).await,
             }
-            Self::Redis(store) => store.lobby_update(entry, indexes, false).await,
-        }
+        })
+        .await
     }
 
     /// Up to `limit` entries of the lobby index `index`, newest first, starting after the
@@ -352,10 +388,13 @@ impl Store {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<String>, StoreError> {
-        match self {
-            Self::Memory(store) => Ok(store.lobby_page(index, after, limit)),
-            Self::Redis(store) => store.lobby_page(index, after, limit).await,
-        }
+        observed("lobby_page", async {
+            match self {
+                Self::Memory(store) => Ok(store.lobby_page(index, after, limit)),
+                Self::Redis(store) => store.lobby_page(index, after, limit).await,
+            }
+        })
+        .await
     }
 
     /// The watchers of games on this instance, told of every write to the store (by any
@@ -373,9 +412,42 @@ impl Store {
     /// # Errors
     /// For Redis: [`StoreError::Unavailable`] or [`StoreError::TimedOut`].
     pub async fn ping(&self) -> Result<(), StoreError> {
-        match self {
-            Self::Memory(_) => Ok(()),
-            Self::Redis(store) => store.ping().await,
+        observed("ping", async {
+            match self {
+                Self::Memory(_) => Ok(()),
+                Self::Redis(store) => store.ping().await,
+            }
+        })
+        .await
+    }
+}
+
+/// Runs one store call, counting it, its time and its failures under `operation` (see
+/// [`crate::observability`]).
+async fn observed<T>(
+    operation: &'static str,
+    call: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    use crate::observability::{STORE_CALLS, STORE_CONFLICTS, STORE_DURATION, STORE_ERRORS};
+    let started = Instant::now();
+    let result = call.await;
+    metrics::counter!(STORE_CALLS, "operation" => operation).increment(1);
+    metrics::histogram!(STORE_DURATION, "operation" => operation)
+        .record(started.elapsed().as_secs_f64());
+    if let Err(err) = &result {
+        let kind = match err {
+            StoreError::Unavailable(_) => Some("unavailable"),
+            StoreError::TimedOut(_) => Some("timed_out"),
+            StoreError::Corrupt { .. } => Some("corrupt"),
+            StoreError::VersionMismatch { .. } => {
+                metrics::counter!(STORE_CONFLICTS, "operation" => operation).increment(1);
+                None
+            }
+            StoreError::AlreadyExists | StoreError::NotFound => None,
+        };
+        if let Some(kind) = kind {
+            metrics::counter!(STORE_ERRORS, "operation" => operation, "kind" => kind).increment(1);
         }
     }
+    result
 }

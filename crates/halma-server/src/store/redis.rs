@@ -30,12 +30,13 @@ use futures_util::StreamExt as _;
 use super::changes::{Changes, WeakChanges};
 use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
 
-/// Upper bound on one store operation, reconnection attempts included.
+/// Default upper bound on one store operation, reconnection attempts included (the
+/// configuration's `HALMA_STORE_TIMEOUT_MS` replaces it).
+pub const DEFAULT_OPERATION_TIMEOUT: Duration = Duration::from_secs(2);
+/// Upper bound on the change subscription's (re)connection.
 const OPERATION_TIMEOUT: Duration = Duration::from_secs(5);
-/// Upper bound on opening one TCP connection to Redis.
+/// Upper bound on opening one TCP connection to Redis (lower when the operation timeout is).
 const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
-/// Upper bound on waiting for one reply.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Connection attempts repeated after a failed one, before an operation gives up.
 const RECONNECT_RETRIES: usize = 2;
 /// Shortest and longest wait before the change subscription reconnects.
@@ -173,28 +174,36 @@ return {2, version, document}
     )
 });
 
-/// Takes `cost` units from a rate-limit bucket (GCRA: the key holds the bucket's theoretical
-/// arrival time, in microseconds of the Redis clock, so every instance shares one clock; see
-/// `crate::limits::gcra` for the same arithmetic in memory).
-/// KEYS[1] bucket key; ARGV[1] microseconds per unit; ARGV[2] the burst's tolerance in
-/// microseconds; ARGV[3] cost; ARGV[4] 1 to charge the cost whatever the bucket holds (a debt
-/// that later takes wait for). Returns 0 when taken, else the microseconds until it would be.
+/// Takes units from the rate-limit buckets of one request, all or none (GCRA: each key holds
+/// its bucket's theoretical arrival time, in microseconds of the Redis clock, so every
+/// instance shares one clock; see `crate::limits::gcra` for the same arithmetic in memory).
+/// KEYS the bucket keys; ARGV per key: microseconds per unit, the burst's tolerance in
+/// microseconds, cost; then the last ARGV is 1 to charge the costs whatever the buckets hold
+/// (a debt that later takes wait for). Returns {0, 0} when taken, else {i, microseconds}: the
+/// first bucket (from 1) without enough, and the wait until it would have them.
 static TAKE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local now = redis.call('TIME')
 now = tonumber(now[1]) * 1000000 + tonumber(now[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or now)
-if tat < now then
-  tat = now
+local force = ARGV[#ARGV] == '1'
+local nexts = {}
+for i, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or now)
+  if tat < now then
+    tat = now
+  end
+  local next = tat + tonumber(ARGV[3 * i - 2]) * tonumber(ARGV[3 * i])
+  local wait = next - tonumber(ARGV[3 * i - 1]) - now
+  if wait > 0 and not force then
+    return {i, math.ceil(wait)}
+  end
+  nexts[i] = next
 end
-local next = tat + tonumber(ARGV[1]) * tonumber(ARGV[3])
-local wait = next - tonumber(ARGV[2]) - now
-if wait > 0 and ARGV[4] ~= '1' then
-  return math.ceil(wait)
+for i, key in ipairs(KEYS) do
+  redis.call('SET', key, string.format('%.0f', nexts[i]), 'PX', math.ceil((nexts[i] - now) / 1000) + 1)
 end
-redis.call('SET', KEYS[1], string.format('%.0f', next), 'PX', math.ceil((next - now) / 1000) + 1)
-return 0
+return {0, 0}
 ",
     )
 });
@@ -204,6 +213,8 @@ return 0
 pub struct RedisStore {
     connection: ConnectionManager,
     key_prefix: Arc<str>,
+    /// Upper bound on one operation: a Redis that does not answer fails fast.
+    timeout: Duration,
     ttl_millis: u64,
     waiting_ttl_millis: u64,
     /// The channel the write scripts publish changes on.
@@ -216,6 +227,7 @@ impl std::fmt::Debug for RedisStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisStore")
             .field("key_prefix", &self.key_prefix)
+            .field("timeout", &self.timeout)
             .field("ttl_millis", &self.ttl_millis)
             .field("waiting_ttl_millis", &self.waiting_ttl_millis)
             .finish_non_exhaustive()
@@ -232,10 +244,25 @@ impl RedisStore {
     /// # Errors
     /// [`StoreError::Unavailable`] when the client rejects the URL.
     pub async fn open(url: &str, key_prefix: &str, ttl: Duration) -> Result<Self, StoreError> {
+        Self::open_with_timeout(url, key_prefix, ttl, DEFAULT_OPERATION_TIMEOUT).await
+    }
+
+    /// [`open`](Self::open) with every operation bounded by `timeout` (reconnection attempts
+    /// and the wait for the reply included): past it, the operation fails with
+    /// [`StoreError::TimedOut`].
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the client rejects the URL.
+    pub async fn open_with_timeout(
+        url: &str,
+        key_prefix: &str,
+        ttl: Duration,
+        timeout: Duration,
+    ) -> Result<Self, StoreError> {
         let client = Client::open(url).map_err(StoreError::Unavailable)?;
         let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECTION_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(CONNECTION_TIMEOUT.min(timeout)))
+            .set_response_timeout(Some(timeout))
             .set_number_of_retries(RECONNECT_RETRIES)
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_millis(500));
@@ -251,6 +278,7 @@ impl RedisStore {
         Ok(Self {
             connection,
             key_prefix: key_prefix.into(),
+            timeout,
             ttl_millis: millis(ttl),
             waiting_ttl_millis: millis(ttl),
             channel,
@@ -288,6 +316,20 @@ impl RedisStore {
         format!("{}lobby:{index}", self.key_prefix)
     }
 
+    /// Runs a Redis operation within the store's timeout and classifies its failure.
+    async fn bounded<T>(
+        &self,
+        key: &str,
+        operation: impl Future<Output = Result<T, RedisError>>,
+    ) -> Result<T, StoreError> {
+        match tokio::time::timeout(self.timeout, operation).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(err)) if err.is_timeout() => Err(StoreError::TimedOut(self.timeout)),
+            Ok(Err(err)) => Err(classify(key, err)),
+            Err(_elapsed) => Err(StoreError::TimedOut(self.timeout)),
+        }
+    }
+
     /// The watchers of games on this instance, told of every write by any instance.
     pub fn changes(&self) -> &Changes {
         &self.changes
@@ -306,17 +348,18 @@ impl RedisStore {
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let created: i64 = bounded(&key, async {
-            CREATE
-                .key(&key)
-                .arg(document)
-                .arg(self.ttl_millis_of(lifetime))
-                .arg(&*self.channel)
-                .arg(id)
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let created: i64 = self
+            .bounded(&key, async {
+                CREATE
+                    .key(&key)
+                    .arg(document)
+                    .arg(self.ttl_millis_of(lifetime))
+                    .arg(&*self.channel)
+                    .arg(id)
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match created {
             1 => Ok(1),
             _ => Err(StoreError::AlreadyExists),
@@ -326,15 +369,16 @@ impl RedisStore {
     pub(super) async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (version, document): (Option<String>, Option<String>) = bounded(&key, async {
-            ::redis::cmd("HMGET")
-                .arg(&key)
-                .arg("v")
-                .arg("doc")
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (version, document): (Option<String>, Option<String>) = self
+            .bounded(&key, async {
+                ::redis::cmd("HMGET")
+                    .arg(&key)
+                    .arg("v")
+                    .arg("doc")
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         match (version, document) {
             (None, None) => Ok(None),
             (Some(version), Some(document)) => Ok(Some(StoredGame {
@@ -359,14 +403,15 @@ impl RedisStore {
     ) -> Result<Option<Lookup>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (status, value, document): (i64, String, String) = bounded(&key, async {
-            GET_IF_CHANGED
-                .key(&key)
-                .arg(known.to_string())
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (status, value, document): (i64, String, String) = self
+            .bounded(&key, async {
+                GET_IF_CHANGED
+                    .key(&key)
+                    .arg(known.to_string())
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match status {
             0 => Ok(None),
             1 => {
@@ -420,8 +465,9 @@ impl RedisStore {
             }
         }
         let mut connection = self.connection.clone();
-        let (status, value): (i64, String) =
-            bounded(&key, script.invoke_async(&mut connection)).await?;
+        let (status, value): (i64, String) = self
+            .bounded(&key, script.invoke_async(&mut connection))
+            .await?;
         match status {
             0 => Err(StoreError::NotFound),
             1 => Err(StoreError::VersionMismatch {
@@ -436,13 +482,14 @@ impl RedisStore {
     pub(super) async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
         let key = self.counter_sets_key();
         let mut connection = self.connection.clone();
-        let mut names: Vec<String> = bounded(&key, async {
-            ::redis::cmd("SMEMBERS")
-                .arg(&key)
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let mut names: Vec<String> = self
+            .bounded(&key, async {
+                ::redis::cmd("SMEMBERS")
+                    .arg(&key)
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         names.sort();
         Ok(names)
     }
@@ -450,13 +497,14 @@ impl RedisStore {
     pub(super) async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
         let key = self.counters_key(name);
         let mut connection = self.connection.clone();
-        let fields: Vec<(String, String)> = bounded(&key, async {
-            ::redis::cmd("HGETALL")
-                .arg(&key)
-                .query_async(&mut connection)
-                .await
-        })
-        .await?;
+        let fields: Vec<(String, String)> = self
+            .bounded(&key, async {
+                ::redis::cmd("HGETALL")
+                    .arg(&key)
+                    .query_async(&mut connection)
+                    .await
+            })
+            .await?;
         let mut counters = fields
             .into_iter()
             .map(|(field, value)| {
@@ -473,16 +521,17 @@ impl RedisStore {
     pub(super) async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (status, value): (i64, String) = bounded(&key, async {
-            DELETE
-                .key(&key)
-                .arg(expected.to_string())
-                .arg(&*self.channel)
-                .arg(id)
-                .invoke_async(&mut connection)
-                .await
-        })
-        .await?;
+        let (status, value): (i64, String) = self
+            .bounded(&key, async {
+                DELETE
+                    .key(&key)
+                    .arg(expected.to_string())
+                    .arg(&*self.channel)
+                    .arg(id)
+                    .invoke_async(&mut connection)
+                    .await
+            })
+            .await?;
         match status {
             0 => Err(StoreError::NotFound),
             1 => Err(StoreError::VersionMismatch {
@@ -506,7 +555,9 @@ impl RedisStore {
         }
         script.arg(entry).arg(if add { "1" } else { "0" });
         let mut connection = self.connection.clone();
-        let _changed: i64 = bounded("lobby", script.invoke_async(&mut connection)).await?;
+        let _changed: i64 = self
+            .bounded("lobby", script.invoke_async(&mut connection))
+            .await?;
         Ok(())
     }
 
@@ -519,7 +570,7 @@ impl RedisStore {
         let key = self.lobby_key(index);
         let mut connection = self.connection.clone();
         let max = after.map_or_else(|| "+".to_owned(), |after| format!("({after}"));
-        bounded(&key, async {
+        self.bounded(&key, async {
             ::redis::cmd("ZREVRANGEBYLEX")
                 .arg(&key)
                 .arg(max)
@@ -533,42 +584,54 @@ impl RedisStore {
         .await
     }
 
-    /// Takes `cost` units from the shared rate-limit bucket `name` (see [`crate::limits`]):
-    /// `Ok(None)` when they were taken, `Ok(Some(wait))` when the bucket has them only after
-    /// `wait`; with `force`, the cost is charged in any case. A bucket is one key, kept for as
-    /// long as it is not full.
+    /// Takes units from shared rate-limit buckets (see [`crate::limits`]), all or none, in
+    /// one round trip bounded by `timeout`: each take is the bucket's name, the time one unit
+    /// takes to come back, the burst's tolerance and the cost. `Ok(None)` when taken,
+    /// `Ok(Some((i, wait)))` when take `i` (from 0) finds its bucket without enough, for
+    /// `wait`; with `force` the costs are charged in any case. A bucket is one key, kept for
+    /// as long as it is not full.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] or [`StoreError::TimedOut`] when Redis does not answer.
     pub async fn take_tokens(
         &self,
-        name: &str,
-        interval: Duration,
-        tolerance: Duration,
-        cost: u32,
+        takes: &[(String, Duration, Duration, u32)],
         force: bool,
-    ) -> Result<Option<Duration>, StoreError> {
-        let key = format!("{}rate:{name}", self.key_prefix);
+        timeout: Duration,
+    ) -> Result<Option<(usize, Duration)>, StoreError> {
+        let micros = |d: &Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        let mut invocation = TAKE.prepare_invoke();
+        for (name, interval, tolerance, cost) in takes {
+            invocation
+                .key(format!("{}rate:{name}", self.key_prefix))
+                .arg(micros(interval))
+                .arg(micros(tolerance))
+                .arg(*cost);
+        }
+        invocation.arg(u8::from(force));
         let mut connection = self.connection.clone();
-        let wait_micros: i64 = bounded(&key, async {
-            TAKE.key(&key)
-                .arg(u64::try_from(interval.as_micros()).unwrap_or(u64::MAX))
-                .arg(u64::try_from(tolerance.as_micros()).unwrap_or(u64::MAX))
-                .arg(cost)
-                .arg(u8::from(force))
-                .invoke_async(&mut connection)
-                .await
+        let reply = tokio::time::timeout(timeout.min(self.timeout), async {
+            invocation.invoke_async::<(i64, i64)>(&mut connection).await
         })
-        .await?;
-        Ok((wait_micros > 0).then(|| Duration::from_micros(wait_micros.unsigned_abs())))
+        .await;
+        match reply {
+            Ok(Ok((0, _))) => Ok(None),
+            Ok(Ok((index, wait))) => Ok(Some((
+                usize::try_from(index - 1).unwrap_or(0),
+                Duration::from_micros(wait.unsigned_abs()),
+            ))),
+            Ok(Err(err)) => Err(classify("rate", err)),
+            Err(_elapsed) => Err(StoreError::TimedOut(timeout)),
+        }
     }
 
     pub(super) async fn ping(&self) -> Result<(), StoreError> {
         let mut connection = self.connection.clone();
-        let _pong: String = bounded("PING", async {
-            ::redis::cmd("PING").query_async(&mut connection).await
-        })
-        .await?;
+        let _pong: String = self
+            .bounded("PING", async {
+                ::redis::cmd("PING").query_async(&mut connection).await
+            })
+            .await?;
         Ok(())
     }
 }
@@ -636,18 +699,6 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
         .unwrap_or(u64::MAX)
         .max(1)
-}
-
-/// Runs a Redis operation within [`OPERATION_TIMEOUT`] and classifies its failure.
-async fn bounded<T>(
-    key: &str,
-    operation: impl Future<Output = Result<T, RedisError>>,
-) -> Result<T, StoreError> {
-    match tokio::time::timeout(OPERATION_TIMEOUT, operation).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(err)) => Err(classify(key, err)),
-        Err(_elapsed) => Err(StoreError::TimedOut(OPERATION_TIMEOUT)),
-    }
 }
 
 /// A reply of the wrong type means the key holds data we did not write; anything else

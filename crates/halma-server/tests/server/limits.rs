@@ -280,6 +280,7 @@ async fn memory_and_redis_buckets_limit_alike() {
     let redis = RedisServer::start();
     let limits = RateLimits {
         ai_ms: Some(Rate::per(10, Duration::from_secs(10))),
+        games: Some(Rate::per(1, Duration::from_secs(10))),
         ..RateLimits::off()
     };
     let stores = [
@@ -308,5 +309,17 @@ async fn memory_and_redis_buckets_limit_alike() {
         );
         // Buckets that are off never deny.
         assert_eq!(limiter.take(Bucket::Requests, "a", 1000).await, Ok(()));
+        // One request's takes are all or none: refused by one bucket, it spends nothing.
+        assert_eq!(limiter.take(Bucket::Games, "d", 1).await, Ok(()));
+        let denied = limiter
+            .take_all(&[(Bucket::AiTime, "d", 10), (Bucket::Games, "d", 1)])
+            .await
+            .unwrap_err();
+        assert_eq!(denied.bucket, Bucket::Games, "{kind}");
+        assert_eq!(
+            limiter.take(Bucket::AiTime, "d", 10).await,
+            Ok(()),
+            "{kind}"
+        );
     }
 }

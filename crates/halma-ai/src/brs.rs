@@ -7,7 +7,14 @@
 //! deep tree, and the illegal passes matter little in a race. Paranoid search instead follows
 //! the real turn order and assumes every opponent plays against the root player.
 //!
-//! Both run as iterative deepening alpha-beta with a depth-exact transposition table, move
+//! A third mode, [`MultiMode::Solo`], lets the opponents pass altogether: every layer is the
+//! root unit's, a race planned move by move. Options that the arena compares: how many replies
+//! a min layer considers ([`Brs::with_reply_limit`]), how many own moves a max layer below the
+//! root considers ([`Brs::with_own_limit`]), which replies come first
+//! ([`Brs::with_near_replies`]) and how much of the best rival's score the evaluation sets
+//! against the root unit's ([`Brs::with_rival_share`]).
+//!
+//! All run as iterative deepening alpha-beta with a depth-exact transposition table, move
 //! ordering by table move, forward progress and history, and the same clock as
 //! [`crate::pvs::Pvs`]. Scores are always from the root unit's point of view.
 
@@ -27,6 +34,9 @@ use crate::sides::set_turn;
 /// the table move). Measured on the 3- and 6-player star against greedy players at 20 ms a
 /// move, limiting the replies to 6 won at least as often as considering all of them, and it
 /// keeps Best-Reply Search from assuming that some opponent always spends its move blocking.
+/// Measured again on the 6-player star at 50 ms a move (40 games a line, the evaluation set
+/// on the own race alone): first place 15 times with 6 replies, 10 with 4, 9 with 10, 8 with
+/// 2 or 1, and 4 with all of them.
 pub const DEFAULT_REPLY_LIMIT: usize = 6;
 
 /// What ranks a reply near the root unit's pieces above every other (ordering keys of
@@ -43,6 +53,9 @@ pub enum MultiMode {
     Paranoid,
     /// The root unit alone: the opponents pass, every layer is the root unit's (a race
     /// planned move by move, deeper than the other modes reach, blind to the opponents).
+    /// Measured on the 6-player star against five greedy players at 50 ms a move (40 games,
+    /// own race only): first 11 times, 9 with 12 own moves a layer below the root, 6 with 6;
+    /// Best-Reply Search with the same evaluation 15 times.
     Solo,
 }
 
@@ -90,7 +103,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
 
     /// With `on`, a min layer ranks first the replies that start or end at most two steps
     /// from a piece of the root unit (those that can open or close its jumps), before the
-    /// reply limit applies; the others follow in the usual order.
+    /// reply limit applies; the others follow in the usual order. Off by default: on the
+    /// 6-player star (50 ms a move, 40 games, own race only) it took first place 10 times,
+    /// against 15 without it.
     #[must_use]
     pub fn with_near_replies(mut self, on: bool) -> Brs<'a, E> {
         self.near_replies = on;
@@ -130,8 +145,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// Sets how many of the root unit's own moves a max layer below the root considers, the
-    /// most forward ones after the table move (`None`: all of them). The root always
-    /// considers every move.
+    /// most forward ones after the table move (`None`: all of them, the default). The root
+    /// always considers every move. On the 6-player star (50 ms a move, 40 games, own race
+    /// only) a limit of 12 took first place 14 times, against 15 without it.
     #[must_use]
     pub fn with_own_limit(mut self, limit: Option<usize>) -> Brs<'a, E> {
         self.own_limit = limit.map(|l| l.max(1));
@@ -139,7 +155,11 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// Sets the percentage of the best rival's score that the evaluation sets against the
-    /// root unit's own (see [`crate::eval::relative_score_with`]); 100 by default.
+    /// root unit's own (see [`crate::eval::relative_score_with`]); 100 by default, as the
+    /// levels play. Measured against greedy players (arena): on the 6-player star at 50 ms a
+    /// move, 0 % took first place 23 times in 80 games and 100 % 24 times (no difference);
+    /// at 200 ms on the 4-player star 0 % took first place in 62 of 100 games, 100 % in 32 of
+    /// 40, and on the 3-player star 0 % in 28 of 30.
     #[must_use]
     pub fn with_rival_share(mut self, percent: i32) -> Brs<'a, E> {
         self.rival_share = percent.clamp(0, FULL_RIVAL);

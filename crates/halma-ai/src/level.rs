@@ -79,14 +79,6 @@ pub struct Suggestion {
     pub elapsed: Duration,
 }
 
-/// The share (percent) of the best rival's score that the searching levels set against their
-/// own in games of three or more units (see [`crate::eval::relative_score_with`]): none. Each
-/// searching level then races for itself, and its min layers pick the reply that hurts its
-/// own race most (a blocking move) instead of the best rival's longest jump, which rarely
-/// depends on what it plays. Measured on the 6-player star against five greedy players (arena,
-/// 50 ms a move, 40 games a line): first 15 times with 0, 10 with 50, 8 with 100.
-const MULTI_RIVAL_SHARE: i32 = 0;
-
 /// Random noise of the one-ply levels 1 to 4, in evaluation units (16 per row).
 const NOISE: [i32; 4] = [96, 48, 20, 0];
 
@@ -218,10 +210,7 @@ pub fn suggest_lines_with<E: Evaluator>(
             };
             Box::new(Pvs::new(variant, eval, options))
         } else {
-            Box::new(
-                Brs::new(variant, eval, MultiMode::BestReply, bits)
-                    .with_rival_share(MULTI_RIVAL_SHARE),
-            )
+            Box::new(Brs::new(variant, eval, MultiMode::BestReply, bits))
         }
     };
     let mut found: Vec<Suggestion> = Vec::with_capacity(lines.min(64));

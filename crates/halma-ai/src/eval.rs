@@ -74,9 +74,36 @@ pub fn relative_score<E: Evaluator + ?Sized>(
     pos: &Position,
     unit: u8,
 ) -> i32 {
+    relative_score_with(eval, sides, pos, unit, FULL_RIVAL)
+}
+
+/// The whole of the best rival's score, as [`relative_score`] counts it.
+pub const FULL_RIVAL: i32 = 100;
+
+/// [`relative_score`] with only `rival_share` percent of the best rival's score set against
+/// the unit's own in games of three or more units (two units always count the whole
+/// difference). 0 scores the unit's own race alone, plus the places lost or won.
+pub fn relative_score_with<E: Evaluator + ?Sized>(
+    eval: &E,
+    sides: &Sides,
+    pos: &Position,
+    unit: u8,
+    rival_share: i32,
+) -> i32 {
     let own = unit_score(eval, sides, pos, unit);
     if sides.units() == 2 {
         return own - unit_score(eval, sides, pos, 1 - unit);
+    }
+    if rival_share == 0 {
+        let mut places = 0;
+        for u in (0..sides.units()).filter(|&u| u != unit) {
+            if sides.finished(pos, u) {
+                places -= PLACE;
+            } else if sides.eliminated(pos, u) {
+                places += PLACE;
+            }
+        }
+        return own + places;
     }
     let mut best_rival = None::<i32>;
     let mut places = 0;
@@ -90,7 +117,7 @@ pub fn relative_score<E: Evaluator + ?Sized>(
             best_rival = Some(best_rival.map_or(s, |b| b.max(s)));
         }
     }
-    own - best_rival.unwrap_or(0) + places
+    own - best_rival.unwrap_or(0) * rival_share / FULL_RIVAL + places
 }
 
 /// Weights of the evaluation terms, in evaluation units ([`ROW`] is one row of distance).
@@ -591,6 +618,47 @@ mod tests {
             options: RuleOptions::default(),
         })
         .unwrap()
+    }
+
+    /// The share of the best rival: all of it is [`relative_score`], none of it the unit's own
+    /// score, half of it in between; with two units the share changes nothing.
+    #[test]
+    fn rival_share_scales_the_best_rival() {
+        for players in [2, 4, 6] {
+            let v = variant(BoardKind::Star, players);
+            let e = RaceEvaluator::new(&v);
+            let sides = Sides::new(&v);
+            let mut pos = Position::start(&v, v.seat(0).unwrap());
+            let mut moves = Vec::new();
+            // Every seat but the last brings a piece forward a few times: the seats differ.
+            for ply in 0..3 * usize::from(players) {
+                v.generate_moves(&pos, &mut moves);
+                let best = moves.iter().copied().max_by_key(|&m| e.progress(&pos, m));
+                if ply % usize::from(players) + 1 == usize::from(players) {
+                    v.pass(&mut pos);
+                } else {
+                    v.play_unchecked(&mut pos, best.unwrap());
+                }
+            }
+            for unit in 0..sides.units() {
+                let full = relative_score(&e, &sides, &pos, unit);
+                assert_eq!(
+                    relative_score_with(&e, &sides, &pos, unit, FULL_RIVAL),
+                    full
+                );
+                let none = relative_score_with(&e, &sides, &pos, unit, 0);
+                let half = relative_score_with(&e, &sides, &pos, unit, 50);
+                if players == 2 {
+                    assert_eq!((none, half), (full, full));
+                    continue;
+                }
+                let own = unit_score(&e, &sides, &pos, unit);
+                assert_eq!(none, own, "{players} players, unit {unit}");
+                let rival = own - full;
+                assert_ne!(rival, 0);
+                assert_eq!(half, own - rival / 2, "{players} players, unit {unit}");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use halma_rules::{Move, Position, Seat, Variant};
 
 use crate::brs::MultiMode;
-use crate::eval::{relative_score, Evaluator, WIN};
+use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
 use crate::sides::{set_turn, Sides};
@@ -165,14 +165,17 @@ impl<E: Evaluator> Strategy for Reference<'_, E> {
 /// Plain fixed-depth search over three or more units, in the layers of [`crate::Brs`]: with
 /// [`MultiMode::BestReply`], the root unit's moves (a max layer) alternate with the pooled
 /// moves of all its opponents, of which only the strongest reply is played (a min layer);
-/// with [`MultiMode::Paranoid`], the seats move in turn, each opponent minimising. Scores are
+/// with [`MultiMode::Paranoid`], the seats move in turn, each opponent minimising; with
+/// [`MultiMode::Solo`], the opponents pass and every layer is the root unit's. Scores are
 /// the root unit's and come out exactly as [`crate::Brs`]'s when it considers every reply
-/// (`with_reply_limit(None)`).
+/// (`with_reply_limit(None)`, `with_own_limit(None)`) and counts the same share of the best
+/// rival ([`MultiReference::with_rival_share`]).
 #[derive(Debug)]
 pub struct MultiReference<'a, E: Evaluator> {
     /// The positions seen are keyed with the layer bit, as in [`crate::Brs`].
     plain: Plain<'a, E>,
     mode: MultiMode,
+    rival_share: i32,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -182,7 +185,16 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         MultiReference {
             plain: Plain::new(variant, eval),
             mode,
+            rival_share: FULL_RIVAL,
         }
+    }
+
+    /// Sets the percentage of the best rival's score set against the root unit's, as
+    /// [`crate::Brs::with_rival_share`] does.
+    #[must_use]
+    pub fn with_rival_share(mut self, percent: i32) -> MultiReference<'a, E> {
+        self.rival_share = percent.clamp(0, FULL_RIVAL);
+        self
     }
 
     /// Nodes visited so far.
@@ -200,11 +212,12 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
-        relative_score(
+        relative_score_with(
             self.plain.eval,
             &self.plain.sides,
             pos,
             self.plain.root_unit,
+            self.rival_share,
         )
     }
 
@@ -218,7 +231,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         match self.mode {
             MultiMode::Paranoid => (vec![to_move], self.is_root_unit(to_move)),
             MultiMode::BestReply if ply == 0 => (vec![to_move], true),
-            MultiMode::BestReply => {
+            MultiMode::BestReply | MultiMode::Solo => {
                 let seats = self.plain.sides.all_seats().iter().copied();
                 let layer =
                     seats.filter(|&s| pos.is_active(s) && self.is_root_unit(s) == max_layer);
@@ -246,15 +259,16 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             for &mv in &moves {
                 let mut next = at;
                 self.plain.variant.play_unchecked(&mut next, mv);
-                if self.mode == MultiMode::BestReply {
+                if self.mode != MultiMode::Paranoid {
                     // The next layer's first active seat moves: one hash per placement.
+                    let next_max = self.mode.next_layer(is_max);
                     let first = self
                         .plain
                         .sides
                         .all_seats()
                         .iter()
                         .copied()
-                        .find(|&s| next.is_active(s) && self.is_root_unit(s) != is_max);
+                        .find(|&s| next.is_active(s) && self.is_root_unit(s) == next_max);
                     if let Some(s) = first {
                         set_turn(self.plain.variant, &mut next, s);
                     }
@@ -303,7 +317,8 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         self.plain.seen.push(key);
         let mut best = (if is_max { -WIN - 1 } else { WIN + 1 }, None);
         for (next, mv, w) in children {
-            let (score, _) = self.search(&next, depth - 1, ply + 1, !is_max);
+            let next_max = self.mode.next_layer(is_max);
+            let (score, _) = self.search(&next, depth - 1, ply + 1, next_max);
             let score = score - w;
             if (is_max && score > best.0) || (!is_max && score < best.0) {
                 best = (score, Some(mv));
@@ -326,6 +341,9 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 }
             }
             return 0;
+        }
+        if self.mode == MultiMode::Solo {
+            return self.evaluate(pos);
         }
         let others_move = self.plain.sides.all_seats().iter().any(|&s| {
             let mut at = *pos;

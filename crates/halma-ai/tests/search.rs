@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use halma_ai::eval::FULL_RIVAL;
 use halma_ai::{
     suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
     Reference, SearchLimits, Strategy,
@@ -142,6 +143,17 @@ fn pvs_matches_reference_with_teams_and_leave_home() {
 /// considered, against the plain search in the same layers: the same value at every depth,
 /// with and without the game's recent positions counting as repetitions.
 fn check_brs_against_reference(v: &Variant, mode: MultiMode, depths: &[u32], positions: usize) {
+    check_brs_against_reference_with(v, mode, FULL_RIVAL, depths, positions);
+}
+
+/// [`check_brs_against_reference`] with `rival_share` percent of the best rival counted.
+fn check_brs_against_reference_with(
+    v: &Variant,
+    mode: MultiMode,
+    rival_share: i32,
+    depths: &[u32],
+    positions: usize,
+) {
     let eval = RaceEvaluator::new(v);
     let mut rng = SplitMix64::new(17);
     let mut checked = 0;
@@ -154,18 +166,29 @@ fn check_brs_against_reference(v: &Variant, mode: MultiMode, depths: &[u32], pos
         let recent = &history[history.len().saturating_sub(6)..];
         for &depth in depths {
             for game in [&[][..], recent] {
-                let mut reference = MultiReference::new(v, &eval, mode);
+                let mut reference =
+                    MultiReference::new(v, &eval, mode).with_rival_share(rival_share);
                 let (want, _) = reference.value(&pos, game, depth);
                 let got = Brs::new(v, &eval, mode, 12)
                     .with_reply_limit(None)
+                    .with_rival_share(rival_share)
+                    .choose(&pos, game, &Budget::depth(depth))
+                    .unwrap();
+                // Ranking the replies near the root unit's pieces first changes the order
+                // only, not the value, while every reply is considered.
+                let near = Brs::new(v, &eval, mode, 12)
+                    .with_reply_limit(None)
+                    .with_rival_share(rival_share)
+                    .with_near_replies(true)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{mode:?}, depth {depth}, plies {plies}, {} seen",
+                    "{mode:?}, rivals {rival_share}%, depth {depth}, plies {plies}, {} seen",
                     game.len()
                 );
                 assert_eq!(got.depth, depth, "{context}");
                 assert_eq!(got.score, want, "{context}");
+                assert_eq!(near.score, want, "{context}, near replies first");
                 assert!(v.is_legal(&pos, got.mv), "{context}");
             }
         }
@@ -194,6 +217,29 @@ fn brs_matches_reference_on_small_stars() {
     let three = small(3, false);
     check_brs_against_reference(&three, MultiMode::BestReply, &[5], 1);
     check_brs_against_reference(&three, MultiMode::Paranoid, &[5], 2);
+}
+
+/// The root unit's own race (the opponents passing, or the best rival's score counted in
+/// part or not at all), as level 10 plays with three or more units, against the plain search.
+#[test]
+fn solo_and_rival_shares_match_reference_on_small_stars() {
+    let small = |players, teams| {
+        variant(
+            BoardKind::Star,
+            players,
+            RuleOptions {
+                arm_size: Some(2),
+                teams: Some(teams),
+                ..RuleOptions::default()
+            },
+        )
+    };
+    for v in [small(3, false), small(4, false), small(6, true)] {
+        check_brs_against_reference_with(&v, MultiMode::Solo, 0, &[1, 2, 3], 3);
+        check_brs_against_reference_with(&v, MultiMode::BestReply, 0, &[1, 3], 3);
+        check_brs_against_reference_with(&v, MultiMode::BestReply, 50, &[3], 2);
+    }
+    check_brs_against_reference_with(&small(3, false), MultiMode::Solo, 0, &[4], 2);
 }
 
 #[test]

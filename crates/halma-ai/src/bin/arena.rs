@@ -9,10 +9,14 @@
 //! Engines: `levelN` (N = 1..10, as the service plays it, with `--ms` per move), `greedy` (the
 //! one-ply greedy player), `depthN` (fixed-depth search, no clock), `paranoid` (level 10 with
 //! paranoid search instead of Best-Reply Search, three or more sides), `plain` (level 10
-//! of two sides without its selective search).
+//! of two sides without its selective search), `brs:reply=R,own=O,rivals=P` (level 10's
+//! Best-Reply Search with other options, three or more sides: at most R replies in a min
+//! layer and O own moves in a max layer below the root, 0 for all; P percent of the best
+//! rival's score set against the own; `solo=1` lets the opponents pass, `near=1` ranks the
+//! replies near A's pieces first).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
-//! other seat. Each game opens with `--opening` random forward plies (seeded) so that games
+//! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
 //! differ; a game reaching `--cap` plies is stopped and reported as capped.
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
@@ -48,6 +52,50 @@ enum Engine {
     /// Level 10 of two sides without its selective search (late-move reductions and deeper
     /// table cuts), to measure what they bring; the same as level 10 for more sides.
     Plain,
+    /// Level 10's Best-Reply Search with other options (three or more sides).
+    Brs(BrsOptions),
+}
+
+/// Options of a Best-Reply Search engine: `brs:reply=6,own=12,rivals=100` (0 limits: all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BrsOptions {
+    reply: Option<usize>,
+    own: Option<usize>,
+    rivals: i32,
+    /// The opponents pass: every layer is A's own (`solo=1`).
+    solo: bool,
+    /// Replies near A's pieces first (`near=1`).
+    near: bool,
+}
+
+impl BrsOptions {
+    fn parse(text: &str) -> Result<BrsOptions, String> {
+        let mut o = BrsOptions {
+            reply: Some(halma_ai::brs::DEFAULT_REPLY_LIMIT),
+            own: None,
+            rivals: halma_ai::eval::FULL_RIVAL,
+            solo: false,
+            near: false,
+        };
+        for item in text.split(',').filter(|i| !i.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("brs option '{item}' is not name=value"))?;
+            let value: usize = value
+                .parse()
+                .map_err(|_| format!("brs option '{item}' has no integer value"))?;
+            let limit = (value > 0).then_some(value);
+            match name {
+                "reply" => o.reply = limit,
+                "own" => o.own = limit,
+                "solo" => o.solo = value != 0,
+                "near" => o.near = value != 0,
+                "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
+                _ => return Err(format!("unknown brs option '{name}'")),
+            }
+        }
+        Ok(o)
+    }
 }
 
 impl Engine {
@@ -60,6 +108,9 @@ impl Engine {
         }
         if text == "plain" {
             return Ok(Engine::Plain);
+        }
+        if let Some(o) = text.strip_prefix("brs:") {
+            return BrsOptions::parse(o).map(Engine::Brs);
         }
         if let Some(n) = text.strip_prefix("level") {
             let n: u8 = n.parse().map_err(|_| format!("bad level in '{text}'"))?;
@@ -119,6 +170,22 @@ impl Engine {
                     .map(|r| r.mv)
             }
             Engine::Plain => Engine::Level(10).choose(variant, eval, pos, history, ms, seed),
+            Engine::Brs(o) => {
+                let budget = Budget::timed(Duration::from_millis(ms), 64);
+                let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
+                let mode = if o.solo {
+                    MultiMode::Solo
+                } else {
+                    MultiMode::BestReply
+                };
+                Brs::new(variant, eval, mode, bits)
+                    .with_reply_limit(o.reply)
+                    .with_own_limit(o.own)
+                    .with_rival_share(o.rivals)
+                    .with_near_replies(o.near)
+                    .choose(pos, history, &budget)
+                    .map(|r| r.mv)
+            }
             Engine::Paranoid => {
                 let budget = Budget::timed(Duration::from_millis(ms), 64);
                 Brs::new(variant, eval, MultiMode::Paranoid, 16)
@@ -134,6 +201,7 @@ struct Args {
     arm: Option<u8>,
     players: u8,
     teams: bool,
+    a_team: bool,
     anti_blocking: Option<bool>,
     grace: Option<u16>,
     games: u32,
@@ -178,6 +246,7 @@ fn parse_args() -> Result<Args, String> {
         arm: None,
         players: 2,
         teams: false,
+        a_team: false,
         anti_blocking: None,
         grace: None,
         games: 10,
@@ -205,6 +274,7 @@ fn parse_args() -> Result<Args, String> {
             "--arm" => a.arm = Some(value()?.parse().map_err(|_| "bad --arm")?),
             "--players" => a.players = value()?.parse().map_err(|_| "bad --players")?,
             "--teams" => a.teams = true,
+            "--a-team" => a.a_team = true,
             "--anti-blocking" => a.anti_blocking = Some(value()? == "1"),
             "--grace" => a.grace = Some(value()?.parse().map_err(|_| "bad --grace")?),
             "--games" => a.games = value()?.parse().map_err(|_| "bad --games")?,
@@ -328,6 +398,7 @@ fn run() -> Result<(), String> {
     let eval_a = RaceEvaluator::with_weights(&variant, args.a_weights);
     let eval_b = RaceEvaluator::with_weights(&variant, args.b_weights);
     let players = usize::from(args.players);
+    let sides = Sides::new(&variant);
     let mut tally = Tally::default();
     let started = Instant::now();
     for g in 0..args.games {
@@ -340,7 +411,11 @@ fn run() -> Result<(), String> {
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
-            let is_a = mover == a_seat;
+            let is_a = if args.a_team {
+                sides.unit(mover) == sides.unit(a_seat)
+            } else {
+                mover == a_seat
+            };
             let t = Instant::now();
             let mv = if game.record().len() < args.opening {
                 random_forward(&variant, &eval, &pos, &mut rng)
@@ -364,7 +439,12 @@ fn run() -> Result<(), String> {
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
             history.push(game.position().hash());
             for (seat, own, cells) in new_finishes(&variant, game.position(), &mut finished_seen) {
-                let side = usize::from(seat != a_seat);
+                let of_a = if args.a_team {
+                    sides.unit(seat) == sides.unit(a_seat)
+                } else {
+                    seat == a_seat
+                };
+                let side = usize::from(!of_a);
                 tally.finishes[side].push((game.record().len(), own, cells));
             }
         }

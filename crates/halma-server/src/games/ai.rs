@@ -121,11 +121,8 @@ pub(crate) async fn think_lines(
     search: Search,
 ) -> Result<(Vec<halma_ai::Suggestion>, u8), ApiError> {
     let key = SearchKey {
-        position: format!(
-            "{} {}",
-            search.variant.setup().options.to_text(),
-            halma_rules::notation::format_position(&search.variant, &search.position)
-        ),
+        // The notation starts with the setup (board, players, options).
+        position: halma_rules::notation::format_position(&search.variant, &search.position),
         recent: search.recent.clone(),
         level: search.level,
         budget_us: search.budget.as_micros(),

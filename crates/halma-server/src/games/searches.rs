@@ -39,8 +39,8 @@ pub(crate) type Answer = Result<Arc<Searched>, Arc<str>>;
 /// A search everyone with the same question shares.
 pub(crate) type SharedSearch = Shared<BoxFuture<'static, Answer>>;
 
-/// What identifies a search: the variant and position as notation, the keys of the earlier
-/// positions, level, budget in microseconds, seed and lines.
+/// What identifies a search: the position's notation (which starts with the setup), the keys
+/// of the earlier positions, level, budget in microseconds, seed and lines.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct SearchKey {
     pub position: String,

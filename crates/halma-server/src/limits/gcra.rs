@@ -44,41 +44,50 @@ impl LocalBuckets {
     /// Takes `cost` units from `client`'s bucket at the current time: `None` when taken (or
     /// forced), else the wait until they would be there.
     pub(super) fn take(&self, client: &str, cost: u32, force: bool) -> Option<Duration> {
-        let now = u64::try_from(self.epoch.elapsed().as_micros()).unwrap_or(u64::MAX);
-        self.take_at(client, cost, force, now)
+        self.take_at(client, cost, force, self.now())
     }
 
     /// The wait until `client`'s bucket holds `cost` units (`None`: it does now), taking
     /// nothing.
     pub(super) fn wait(&self, client: &str, cost: u32) -> Option<Duration> {
-        let now = u64::try_from(self.epoch.elapsed().as_micros()).unwrap_or(u64::MAX);
-        let tats = self
-            .tats
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let tat = tats.get(client).copied().unwrap_or(now).max(now);
-        let next = tat.saturating_add(self.interval_us.saturating_mul(u64::from(cost)));
-        let wait = next.saturating_sub(self.tolerance_us).saturating_sub(now);
+        let now = self.now();
+        let (_, wait) = self.next(&self.lock(), client, cost, now);
         (wait > 0).then(|| Duration::from_micros(wait))
     }
 
     fn take_at(&self, client: &str, cost: u32, force: bool, now: u64) -> Option<Duration> {
-        // A poisoned map only means another request panicked mid-update of a number.
-        let mut tats = self
-            .tats
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tats = self.lock();
         if self.takes.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
             tats.retain(|_, tat| *tat > now);
         }
-        let tat = tats.get(client).copied().unwrap_or(now).max(now);
-        let next = tat.saturating_add(self.interval_us.saturating_mul(u64::from(cost)));
-        let wait = next.saturating_sub(self.tolerance_us).saturating_sub(now);
+        let (next, wait) = self.next(&tats, client, cost, now);
         if wait > 0 && !force {
             return Some(Duration::from_micros(wait));
         }
         tats.insert(client.to_owned(), next);
         None
+    }
+
+    /// The arrival time after taking `cost` units from `client`'s bucket at `now`, and the
+    /// microseconds until that take would fit (0: it fits now).
+    fn next(&self, tats: &HashMap<String, u64>, client: &str, cost: u32, now: u64) -> (u64, u64) {
+        let tat = tats.get(client).copied().unwrap_or(now).max(now);
+        let next = tat.saturating_add(self.interval_us.saturating_mul(u64::from(cost)));
+        (
+            next,
+            next.saturating_sub(self.tolerance_us).saturating_sub(now),
+        )
+    }
+
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+        // A poisoned map only means another request panicked mid-update of a number.
+        self.tats
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Clients with a bucket that is not full.

@@ -168,11 +168,6 @@ impl Limiter {
         }
     }
 
-    /// Whether `bucket` is limited at all.
-    pub fn is_on(&self, bucket: Bucket) -> bool {
-        self.limits[bucket.index()].is_some()
-    }
-
     /// Takes `cost` units from the bucket of `client` (a key such as [`client_key`] makes).
     ///
     /// # Errors

@@ -659,46 +659,88 @@ impl Game {
     /// The game as a snapshot, for storage.
     #[must_use]
     pub fn snapshot(&self) -> GameSnapshot {
-        let board = self.variant.board();
+        GameSnapshot {
+            record: self.snapshot_moves(0),
+            seen: self.snapshot_seen(),
+            resignations: self.snapshot_resignations(0),
+            ..self.snapshot_state()
+        }
+    }
+
+    /// The snapshot without its growing parts: everything but the record, the position keys
+    /// seen and the resignations, which are left empty. What it takes does not grow with the
+    /// game (the parts can be kept elsewhere, e.g. [`snapshot_moves`](Self::snapshot_moves)
+    /// of each write in a log, and put back before [`Game::restore`]).
+    #[must_use]
+    pub fn snapshot_state(&self) -> GameSnapshot {
         let group = |g: &Vec<Seat>| g.iter().map(|s| s.0).collect::<Vec<u8>>();
+        GameSnapshot {
+            setup: self.variant.setup().clone(),
+            first: self.first.0,
+            position: crate::notation::format_position(&self.variant, &self.pos),
+            record: Vec::new(),
+            seen: Vec::new(),
+            finish_order: self.finish_order.iter().map(group).collect(),
+            eliminated_order: self.eliminated_order.iter().map(group).collect(),
+            outcome: self.outcome.clone(),
+            recent: self.recent.clone(),
+            resignations: Vec::new(),
+        }
+    }
+
+    /// The moves of the record from index `from` on, as in [`GameSnapshot::record`].
+    #[must_use]
+    pub fn snapshot_moves(&self, from: usize) -> Vec<SnapshotMove> {
+        let board = self.variant.board();
+        self.record
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|m| SnapshotMove {
+                seat: m.seat.0,
+                path: crate::notation::format_path(board, &m.path),
+                skipped: m.skipped.iter().map(|s| s.0).collect(),
+            })
+            .collect()
+    }
+
+    /// The resignations from index `from` on, as in [`GameSnapshot::resignations`].
+    #[must_use]
+    pub fn snapshot_resignations(&self, from: usize) -> Vec<SnapshotResignation> {
+        let group = |g: &Vec<Seat>| g.iter().map(|s| s.0).collect::<Vec<u8>>();
+        self.resignations
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| SnapshotResignation {
+                after: r.after,
+                seats: group(&r.seats),
+                skipped: group(&r.skipped),
+            })
+            .collect()
+    }
+
+    /// Every position key seen and how often, by key, as in [`GameSnapshot::seen`]: empty
+    /// unless the repetition rule is in force.
+    #[must_use]
+    pub fn snapshot_seen(&self) -> Vec<SeenCount> {
+        if !self.variant.options().repetition_draw {
+            return Vec::new();
+        }
         let mut seen: Vec<SeenCount> = self
             .seen
             .iter()
             .map(|(&hash, &count)| SeenCount { hash, count })
             .collect();
         seen.sort_by_key(|s| s.hash);
-        GameSnapshot {
-            setup: self.variant.setup().clone(),
-            first: self.first.0,
-            position: crate::notation::format_position(&self.variant, &self.pos),
-            record: self
-                .record
-                .iter()
-                .map(|m| SnapshotMove {
-                    seat: m.seat.0,
-                    path: crate::notation::format_path(board, &m.path),
-                    skipped: m.skipped.iter().map(|s| s.0).collect(),
-                })
-                .collect(),
-            seen: if self.variant.options().repetition_draw {
-                seen
-            } else {
-                Vec::new()
-            },
-            finish_order: self.finish_order.iter().map(group).collect(),
-            eliminated_order: self.eliminated_order.iter().map(group).collect(),
-            resignations: self
-                .resignations
-                .iter()
-                .map(|r| SnapshotResignation {
-                    after: r.after,
-                    seats: group(&r.seats),
-                    skipped: group(&r.skipped),
-                })
-                .collect(),
-            outcome: self.outcome.clone(),
-            recent: self.recent.clone(),
-        }
+        seen
+    }
+
+    /// How often the position with key `hash` has occurred, as the repetition rule counts
+    /// (0 for a key never seen; only kept up while the rule is in force).
+    #[must_use]
+    pub fn seen_count(&self, hash: u64) -> u8 {
+        self.seen.get(&hash).copied().unwrap_or(0)
     }
 
     /// Restores a game from a snapshot, with its variant (built from the snapshot's setup by the

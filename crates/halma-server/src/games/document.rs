@@ -1,16 +1,31 @@
 //! The stored form of a game: the rules crate's snapshot plus the seats, the token hashes and
-//! the AI settings. Stored as JSON; every read checks it.
+//! the AI settings, as JSON; every read checks it.
+//!
+//! A game is stored as a head and a log (see [`crate::store`]), so that a write's cost does not
+//! grow with the game: the head is the [`Document`] without its growing parts (the record, the
+//! resignations, the repetition counts and the versions' change counts), rewritten by every
+//! write; each write appends one [`LogEntry`] with what it added. A reader that holds nothing
+//! joins the two back into the whole document ([`Document::read`]); a reader that holds the
+//! game at an earlier version plays the new entries forward instead. Games stored before the
+//! log (formats 1 and 2) are one whole document; their next write moves them into the log
+//! ([`write`]).
 //!
 //! Once read, a document splits into its [`Header`] and the snapshot the game is restored
 //! from; requests (and the cache of restored games) keep only the header and the game.
 
-use halma_rules::GameSnapshot;
+use std::collections::HashMap;
+
+use halma_rules::{Game, GameSnapshot, SeenCount, SnapshotMove, SnapshotResignation, RECENT_KEYS};
 use serde::{Deserialize, Serialize};
 
+use crate::store::{LogWrite, Version};
 use crate::token::TokenHash;
 
-/// The document format written by this version of the service.
-pub const FORMAT: u32 = 2;
+/// The document format written by this version of the service: a head and a log.
+pub const FORMAT: u32 = 3;
+
+/// The format of a whole game in one document, written before the log was kept.
+const FORMAT_WHOLE: u32 = 2;
 
 /// The format written before the anti-blocking rule had its grace period. Such games keep the
 /// rule they were created with: they are read with a grace period of 0, written into their
@@ -150,6 +165,9 @@ pub struct Document {
     pub seat_changes: Vec<SeatChange>,
     /// The game.
     pub game: GameSnapshot,
+    /// See [`Header::in_log`] (not stored: it is what the format says).
+    #[serde(skip)]
+    pub in_log: bool,
 }
 
 /// Everything a [`Document`] holds besides the game: what requests need next to the restored
@@ -183,6 +201,9 @@ pub struct Header {
     /// The game started from a client's position or an imported record rather than from the
     /// initial setup here: its result is left out of the statistics.
     pub started_elsewhere: bool,
+    /// The store's log holds the game's changes (false for a game stored whole, before the log
+    /// was kept: its next write moves everything into the log).
+    pub in_log: bool,
 }
 
 impl Header {
@@ -236,6 +257,7 @@ impl Document {
             seat_changes: header.seat_changes.clone(),
             started_elsewhere: header.started_elsewhere,
             game,
+            in_log: header.in_log,
         }
     }
 
@@ -255,26 +277,91 @@ impl Document {
             public: self.public,
             seat_changes: self.seat_changes,
             started_elsewhere: self.started_elsewhere,
+            in_log: self.in_log,
         };
         (header, self.game)
     }
 
-    /// Reads a stored document.
+    /// Reads a stored game at `version`: its head and its log, joined into the whole document.
     ///
     /// # Errors
-    /// A message saying what is wrong with it.
-    pub fn parse(text: &str) -> Result<Document, String> {
+    /// A message saying what is wrong with them.
+    pub fn read(head: &str, log: &[String], version: Version) -> Result<Document, String> {
+        let mut doc = Document::parse_any(head)?;
+        if doc.in_log {
+            if u64::try_from(log.len()).ok() != Some(version) {
+                return Err(format!(
+                    "the log has {} entries at version {version}",
+                    log.len()
+                ));
+            }
+            let mut seen = HashMap::new();
+            for (index, text) in log.iter().enumerate() {
+                let entry = LogEntry::parse(text).map_err(|e| format!("log entry {index}: {e}"))?;
+                doc.changes_by_version.push(entry.changes);
+                doc.game.record.extend(entry.moves);
+                doc.game.resignations.extend(entry.resignations);
+                seen.extend(entry.seen.into_iter().map(|s| (s.hash, s.count)));
+            }
+            doc.game.seen = sorted_seen(seen);
+        } else if !log.is_empty() {
+            return Err(format!(
+                "a document of format {FORMAT_WHOLE} with {} log entries",
+                log.len()
+            ));
+        }
+        doc.check()?;
+        Ok(doc)
+    }
+
+    /// Reads a head of the current format alone, without the growing parts (for a reader that
+    /// holds them already).
+    ///
+    /// # Errors
+    /// A message saying what is wrong with it, or that it is no such head.
+    pub fn read_head(head: &str) -> Result<Document, String> {
+        let doc = Document::parse_any(head)?;
+        if !doc.in_log {
+            return Err(format!(
+                "the head is of format {}, not {FORMAT}",
+                doc.format
+            ));
+        }
+        doc.check()?;
+        Ok(doc)
+    }
+
+    /// Reads a document of any format this service wrote, brought up to the current one: a
+    /// head, or a whole game (`in_log` false).
+    fn parse_any(text: &str) -> Result<Document, String> {
         let mut doc: Document =
             serde_json::from_str(text).map_err(|e| format!("not a game document: {e}"))?;
         match doc.format {
-            FORMAT => {}
-            FORMAT_WITHOUT_GRACE => doc.pin_no_grace()?,
-            other => {
-                return Err(format!(
-                    "document format {other} is not {FORMAT_WITHOUT_GRACE} or {FORMAT}"
-                ))
+            FORMAT => {
+                let game = &doc.game;
+                let grown = !game.record.is_empty()
+                    || !game.resignations.is_empty()
+                    || !game.seen.is_empty()
+                    || !doc.changes_by_version.is_empty();
+                if grown {
+                    return Err(format!(
+                        "a head of format {FORMAT} holds what belongs in the log"
+                    ));
+                }
+                doc.in_log = true;
             }
+            FORMAT_WHOLE => {}
+            FORMAT_WITHOUT_GRACE => doc.pin_no_grace()?,
+            other => return Err(format!(
+                "document format {other} is not {FORMAT_WITHOUT_GRACE}, {FORMAT_WHOLE} or {FORMAT}"
+            )),
         }
+        Ok(doc)
+    }
+
+    /// Checks what the rules crate cannot: the seats named agree with the player count.
+    fn check(&self) -> Result<(), String> {
+        let doc = self;
         let players = usize::from(doc.game.setup.players);
         if let Some(h) = doc
             .handovers
@@ -300,7 +387,7 @@ impl Document {
                 doc.seat_tokens.len()
             ));
         }
-        Ok(doc)
+        Ok(())
     }
 
     /// Brings a document of [`FORMAT_WITHOUT_GRACE`] up to date: where the anti-blocking rule
@@ -320,7 +407,7 @@ impl Document {
                 self.start_position = with_options_field(&self.start_position, &options)?;
             }
         }
-        self.format = FORMAT;
+        self.format = FORMAT_WHOLE;
         Ok(())
     }
 
@@ -330,6 +417,185 @@ impl Document {
     /// Serialisation errors (none are expected for this type).
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
+    }
+}
+
+/// One write's entry in a game's log: what the write added (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogEntry {
+    /// The game's changes after the write (see [`Header::changes_by_version`]).
+    pub changes: u32,
+    /// The moves the write played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<SnapshotMove>,
+    /// The resignations it made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resignations: Vec<SnapshotResignation>,
+    /// Position keys the repetition rule counted during the write, with their counts after it
+    /// (a later entry's count of a key replaces an earlier one's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<SeenCount>,
+}
+
+impl LogEntry {
+    /// Reads an entry.
+    ///
+    /// # Errors
+    /// What is wrong with the text.
+    pub fn parse(text: &str) -> Result<LogEntry, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a log entry: {e}"))
+    }
+
+    /// What a write added to `game`, whose changes up to `logged` the log holds already.
+    fn since(header: &Header, game: &Game, logged: Logged) -> LogEntry {
+        let moves = game.snapshot_moves(logged.moves);
+        let resignations = game.snapshot_resignations(logged.resignations);
+        let steps = moves.len() + resignations.len();
+        let seen = if !game.variant().options().repetition_draw {
+            Vec::new()
+        } else if logged == Logged::NOTHING || steps >= RECENT_KEYS {
+            game.snapshot_seen()
+        } else {
+            // Every move and resignation notes the position it leaves among the recent keys:
+            // the last `steps` of them are the positions this write may have counted.
+            let keys = game.recent_keys();
+            let counts = keys[keys.len().saturating_sub(steps)..]
+                .iter()
+                .map(|&hash| (hash, game.seen_count(hash)))
+                .filter(|&(_, count)| count > 0);
+            sorted_seen(counts.collect())
+        };
+        LogEntry {
+            changes: header.changes_by_version.last().copied().unwrap_or(0),
+            moves,
+            resignations,
+            seen,
+        }
+    }
+
+    /// The entry as JSON.
+    fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+}
+
+/// Repetition counts by key, in the order snapshots keep them.
+fn sorted_seen(counts: HashMap<u64, u8>) -> Vec<SeenCount> {
+    let mut seen: Vec<SeenCount> = counts
+        .into_iter()
+        .map(|(hash, count)| SeenCount { hash, count })
+        .collect();
+    seen.sort_by_key(|s| s.hash);
+    seen
+}
+
+/// How much of a game the store's log holds: its moves and resignations when it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Logged {
+    moves: usize,
+    resignations: usize,
+}
+
+impl Logged {
+    /// Nothing yet: a game being created.
+    pub const NOTHING: Logged = Logged {
+        moves: 0,
+        resignations: 0,
+    };
+
+    /// What the log holds of `game` as it was read.
+    pub fn of(game: &Game) -> Logged {
+        Logged {
+            moves: game.record().len(),
+            resignations: game.resignations().len(),
+        }
+    }
+}
+
+/// What one write stores: the new head, and the log's new entry (or, for a game stored whole
+/// before the log was kept, the whole log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    /// The head.
+    pub head: String,
+    /// The new entry; or every entry, when `replace`.
+    entries: Vec<String>,
+    /// The log is replaced by `entries`, one per version.
+    replace: bool,
+}
+
+impl Write {
+    /// The head and the log's new entry after a write of `version` that changed `game` (and
+    /// noted the write in `header`), whose changes up to `logged` the log holds
+    /// ([`Logged::NOTHING`] when the game is being created).
+    ///
+    /// # Errors
+    /// Serialisation errors (none are expected).
+    pub fn of(
+        header: &Header,
+        game: &Game,
+        logged: Logged,
+        version: Version,
+    ) -> Result<Write, serde_json::Error> {
+        let head = Document {
+            format: FORMAT,
+            ..Document::new(
+                &Header {
+                    changes_by_version: Vec::new(),
+                    ..header.clone()
+                },
+                game.snapshot_state(),
+            )
+        }
+        .to_json()?;
+        if header.in_log || logged == Logged::NOTHING {
+            let entry = LogEntry::since(header, game, logged).to_json()?;
+            return Ok(Write {
+                head,
+                entries: vec![entry],
+                replace: false,
+            });
+        }
+        // A game stored whole: the first entry holds everything, and every version keeps
+        // its change count.
+        let count = |v: usize| {
+            header
+                .changes_by_version
+                .get(v)
+                .or(header.changes_by_version.last())
+                .copied()
+                .unwrap_or(0)
+        };
+        let mut first = LogEntry::since(header, game, Logged::NOTHING);
+        first.changes = count(0);
+        let mut entries = vec![first.to_json()?];
+        for v in 1..usize::try_from(version).unwrap_or(1) {
+            let empty = LogEntry {
+                changes: count(v),
+                ..LogEntry::default()
+            };
+            entries.push(empty.to_json()?);
+        }
+        Ok(Write {
+            head,
+            entries,
+            replace: true,
+        })
+    }
+
+    /// The log's first entry, for a game being created.
+    pub fn first_entry(&self) -> &str {
+        self.entries.first().map_or("", String::as_str)
+    }
+
+    /// The store's log write: append the new entry, or replace the log with every entry.
+    pub fn log(&self) -> LogWrite<'_> {
+        if self.replace {
+            LogWrite::Replace(&self.entries)
+        } else {
+            LogWrite::Append(self.first_entry())
+        }
     }
 }
 
@@ -388,8 +654,19 @@ mod tests {
             public: false,
             seat_changes: Vec::new(),
             started_elsewhere: false,
+            in_log: false,
         };
         Ok((header, game))
+    }
+
+    /// The JSON of `header` and `game` as one whole document, as the service wrote games
+    /// before the log.
+    fn whole(header: &Header, game: &Game) -> Result<String, Box<dyn Error>> {
+        let doc = Document {
+            format: FORMAT_WHOLE,
+            ..Document::new(header, game.snapshot())
+        };
+        Ok(doc.to_json()?)
     }
 
     /// The JSON of a document as an older service wrote it.
@@ -403,9 +680,10 @@ mod tests {
     fn games_stored_before_the_grace_period_keep_the_rule_without_it() -> Result<(), Box<dyn Error>>
     {
         let (header, game) = one_move_game(BoardKind::Star)?;
-        let old = as_format(&Document::new(&header, game.snapshot()).to_json()?, 1)?;
-        let doc = Document::parse(&old)?;
-        assert_eq!(doc.format, FORMAT);
+        let old = as_format(&whole(&header, &game)?, 1)?;
+        let doc = Document::read(&old, &[], 2)?;
+        assert_eq!(doc.format, FORMAT_WHOLE);
+        assert!(!doc.in_log);
         let (read, snapshot) = doc.into_parts();
         assert_eq!(snapshot.setup.options.anti_blocking_grace, Some(0));
         assert!(snapshot.position.contains(" anti_blocking_grace=0 "));
@@ -415,9 +693,15 @@ mod tests {
         let restored = Game::restore(variant, &snapshot)?;
         assert_eq!(restored.record().len(), 1);
         assert_eq!(restored.position().hash(), game.position().hash());
-        // Written again, the document is of the current format and reads back unchanged.
-        let again = Document::new(&read, snapshot.clone()).to_json()?;
-        assert_eq!(Document::parse(&again)?.into_parts().1, snapshot);
+        // Written again, the document is whole and reads back unchanged.
+        let again = Document {
+            format: FORMAT_WHOLE,
+            ..Document::new(&read, snapshot.clone())
+        };
+        assert_eq!(
+            Document::read(&again.to_json()?, &[], 2)?.into_parts().1,
+            snapshot
+        );
         Ok(())
     }
 
@@ -425,8 +709,8 @@ mod tests {
     fn old_games_without_the_anti_blocking_rule_are_read_unchanged() -> Result<(), Box<dyn Error>> {
         // 8 x 8: the leave-home rule is in force instead of the anti-blocking rule.
         let (header, game) = one_move_game(BoardKind::Square8)?;
-        let old = as_format(&Document::new(&header, game.snapshot()).to_json()?, 1)?;
-        let (_, snapshot) = Document::parse(&old)?.into_parts();
+        let old = as_format(&whole(&header, &game)?, 1)?;
+        let (_, snapshot) = Document::read(&old, &[], 2)?.into_parts();
         assert_eq!(snapshot, game.snapshot());
         Ok(())
     }
@@ -434,30 +718,169 @@ mod tests {
     #[test]
     fn documents_of_unknown_formats_are_refused() -> Result<(), Box<dyn Error>> {
         let (header, game) = one_move_game(BoardKind::Star)?;
-        let future = as_format(&Document::new(&header, game.snapshot()).to_json()?, 3)?;
-        let err = Document::parse(&future)
+        let future = as_format(&whole(&header, &game)?, 4)?;
+        let err = Document::read(&future, &[], 2)
             .err()
-            .ok_or("format 3 was accepted")?;
-        assert!(err.contains("format 3"), "{err}");
+            .ok_or("format 4 was accepted")?;
+        assert!(err.contains("format 4"), "{err}");
         Ok(())
     }
 
     #[test]
-    fn a_document_splits_into_header_and_game_and_joins_back_unchanged(
+    fn a_whole_document_splits_into_header_and_game_and_joins_back_unchanged(
     ) -> Result<(), Box<dyn Error>> {
         let (mut header, game) = one_move_game(BoardKind::Star)?;
         header.seats[1] = StoredSeat::new("AI level 3".into(), PlayedBy::Ai, Some(3));
         header.rematch_of = Some("earlier".into());
-        let json = Document::new(&header, game.snapshot()).to_json()?;
-        let (read, snapshot) = Document::parse(&json)?.into_parts();
+        let json = whole(&header, &game)?;
+        let (read, snapshot) = Document::read(&json, &[], 2)?.into_parts();
         assert_eq!(snapshot, game.snapshot());
         assert_eq!(
             serde_json::to_string(&read.seats)?,
             serde_json::to_string(&header.seats)?
         );
-        assert_eq!(Document::new(&read, snapshot).to_json()?, json);
+        assert_eq!(
+            whole(&read, &Game::restore(game.variant().clone(), &snapshot)?)?,
+            json
+        );
         // Documents written before `PlayedBy` stored the same words.
         assert!(json.contains(r#""kind":"human""#) && json.contains(r#""kind":"ai""#));
+        Ok(())
+    }
+
+    /// A store's log as the writes leave it: appended to, or replaced whole.
+    fn apply(log: &mut Vec<String>, write: &Write) {
+        match write.log() {
+            LogWrite::Append(entry) => log.push(entry.to_owned()),
+            LogWrite::Replace(all) => *log = all.to_vec(),
+        }
+    }
+
+    /// Plays `plies` random moves of `setup` (with seat `resigner` resigning after move 7 when
+    /// given), writing after every change as the service does; checks after each write that
+    /// head and log read back as the game, and returns the sizes of every head and entry.
+    fn play_and_write(
+        setup: &GameSetup,
+        plies: usize,
+        resigner: Option<u8>,
+    ) -> Result<Vec<(usize, usize)>, Box<dyn Error>> {
+        let variant = Arc::new(Variant::new(setup)?);
+        let mut game = Game::new(Arc::clone(&variant), variant.seat(0).ok_or("no seat 0")?);
+        let (mut header, _) = one_move_game(BoardKind::Star)?;
+        let players = usize::from(setup.players);
+        header.seats = (0..players)
+            .map(|i| StoredSeat::new(format!("P{i}"), PlayedBy::Human, None))
+            .collect();
+        header.seat_tokens = (0..players)
+            .map(|i| TokenHash::of(&i.to_string()))
+            .collect();
+        header.changes_by_version.clear();
+        header.in_log = true;
+        header.note_write(0);
+        let created = Write::of(&header, &game, Logged::NOTHING, 1)?;
+        let mut log = vec![created.first_entry().to_owned()];
+        let mut sizes = Vec::new();
+        let mut rng = halma_rules::SplitMix64::new(7);
+        for ply in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            let logged = Logged::of(&game);
+            let legal = game.legal_moves();
+            let pick = &legal[rng.below(legal.len() as u64) as usize];
+            game.play(&MoveInput::Path(pick.path.clone()))?;
+            if ply == 7 {
+                if let Some(seat) = resigner {
+                    game.resign(variant.seat(usize::from(seat)).ok_or("no seat")?)?;
+                }
+            }
+            header.note_write(header.changes(&game));
+            let version = log.len() as u64 + 1;
+            let write = Write::of(&header, &game, logged, version)?;
+            apply(&mut log, &write);
+            sizes.push((write.head.len(), write.first_entry().len()));
+            let (read, snapshot) = Document::read(&write.head, &log, version)?.into_parts();
+            assert_eq!(snapshot, game.snapshot(), "ply {ply}");
+            assert_eq!(read.changes_by_version, header.changes_by_version);
+            // A reader holding the game needs only the head.
+            let (_, state) = Document::read_head(&write.head)?.into_parts();
+            assert_eq!(state, game.snapshot_state());
+        }
+        Ok(sizes)
+    }
+
+    #[test]
+    fn head_and_log_read_back_as_the_game_on_every_board() -> Result<(), Box<dyn Error>> {
+        let setups = [
+            (BoardKind::Star, 6, None),
+            (BoardKind::Star, 4, Some(2)),
+            (BoardKind::Star, 2, None),
+            // The repetition rule is in force here: its counts go through the log too.
+            (BoardKind::Square8, 2, None),
+            (BoardKind::Square16, 4, Some(1)),
+        ];
+        for (board, players, resigner) in setups {
+            let setup = GameSetup {
+                board,
+                players,
+                options: halma_rules::RuleOptions::default(),
+            };
+            let sizes = play_and_write(&setup, 120, resigner)?;
+            assert!(sizes.len() > 20, "{board:?} {players}: {}", sizes.len());
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_write_does_not_grow_with_the_game() -> Result<(), Box<dyn Error>> {
+        let setup = GameSetup {
+            board: BoardKind::Star,
+            players: 6,
+            options: halma_rules::RuleOptions::default(),
+        };
+        let sizes = play_and_write(&setup, 600, None)?;
+        assert_eq!(sizes.len(), 600);
+        // Past the first 32 plies (the recent position keys fill up), a head is as long as
+        // any other, give or take the digits of numbers; an entry is one move.
+        let heads: Vec<usize> = sizes[40..].iter().map(|s| s.0).collect();
+        let (shortest, longest) = (heads.iter().min(), heads.iter().max());
+        let (Some(&shortest), Some(&longest)) = (shortest, longest) else {
+            return Err("no sizes".into());
+        };
+        assert!(
+            longest - shortest < 64,
+            "heads of {shortest} to {longest} bytes"
+        );
+        assert!(
+            sizes.iter().all(|s| s.1 < 200),
+            "an entry of over 200 bytes"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_whole_game_moves_into_the_log_with_its_next_write() -> Result<(), Box<dyn Error>> {
+        let (mut header, mut game) = one_move_game(BoardKind::Square8)?;
+        // Stored whole at version 2, as before the log.
+        let (read, snapshot) = Document::read(&whole(&header, &game)?, &[], 2)?.into_parts();
+        assert!(!read.in_log);
+        assert_eq!(snapshot, game.snapshot());
+        let logged = Logged::of(&game);
+        let legal = game.legal_moves();
+        game.play(&MoveInput::Path(legal[0].path.clone()))?;
+        header.note_write(header.changes(&game));
+        let write = Write::of(&header, &game, logged, 3)?;
+        let mut log = Vec::new();
+        apply(&mut log, &write);
+        assert_eq!(log.len(), 3, "one entry per version");
+        let (moved, snapshot) = Document::read(&write.head, &log, 3)?.into_parts();
+        assert!(moved.in_log);
+        assert_eq!(snapshot, game.snapshot());
+        assert_eq!(moved.changes_by_version, vec![0, 1, 2]);
+        // A head that holds what belongs in the log, or a log that disagrees with the
+        // version, is refused.
+        assert!(Document::read(&write.head, &log[..2], 3).is_err());
+        assert!(Document::read(&as_format(&whole(&header, &game)?, FORMAT)?, &log, 3).is_err());
         Ok(())
     }
 }

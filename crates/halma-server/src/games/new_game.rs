@@ -10,7 +10,7 @@ use base64::Engine as _;
 use halma_rules::{notation, Game, GameSetup};
 use rand::RngCore as _;
 
-use super::document::{Document, Handover, Header, PlayedBy, StoredSeat};
+use super::document::{Handover, Header, Logged, PlayedBy, StoredSeat, Write};
 use super::{
     ai, authorize_host, load, remember, start, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL,
 };
@@ -202,6 +202,7 @@ async fn insert(
         public,
         seat_changes: Vec::new(),
         started_elsewhere,
+        in_log: true,
     };
     let id = new_id();
     let mut played = Vec::new();
@@ -209,13 +210,14 @@ async fn insert(
         ai::run_ai_seats(state, &id, &header, &mut game, &mut played).await?;
     }
     header.note_write(header.changes(&game));
-    let json = Document::new(&header, game.snapshot())
-        .to_json()
-        .map_err(ApiError::internal)?;
+    let write = Write::of(&header, &game, Logged::NOTHING, 1).map_err(ApiError::internal)?;
     if header.public && header.is_waiting() {
         super::lobby::list(state, &id, &header, &game).await?;
     }
-    let version = state.store.create(&id, &json, header.lifetime()).await?;
+    let version = state
+        .store
+        .create(&id, &write.head, write.first_entry(), header.lifetime())
+        .await?;
     metrics::counter!(crate::observability::GAMES_CREATED).increment(1);
     let view = views::game_view(&id, version, &header, &game);
     remember(state, &id, version, Arc::new(header), game);

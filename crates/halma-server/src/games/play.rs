@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use halma_rules::{notation, Game, IllegalMove, MoveInput, ResignError, Variant};
 
-use super::document::{Handover, Header, PlayedBy};
-use super::{ai, authorize, load, parse_cell, remember, views, Actor, Loaded};
+use super::document::{Handover, Header, Logged, PlayedBy, Write};
+use super::{ai, authorize, load, parse_cell, remember, take_to_change, views, Actor, Loaded};
 use crate::api::{MoveOutcome, MoveView, PlayMoveRequest};
 use crate::error::ApiError;
 use crate::problem::ProblemReason;
@@ -78,16 +78,24 @@ pub async fn play(
             });
         }
     }
-    let mut game = Arc::unwrap_or_clone(game);
+    let logged = Logged::of(&game);
+    let mut game = take_to_change(state, id, game);
+    let played_move = match game.play(&input) {
+        Ok(played) => played.clone(),
+        Err(illegal) => {
+            // Nothing changed: the game goes back to the cache as it was.
+            remember(state, id, expected, header, game);
+            return Err(illegal.into());
+        }
+    };
     let board = game.variant().board();
-    let played_move = game.play(&input)?.clone();
     let mut played = vec![views::move_view(
         board,
         game.record().len() - 1,
         &played_move,
     )];
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
-    save(state, id, expected, header, game, played).await
+    save(state, id, expected, header, game, logged, played).await
 }
 
 /// Lets the AI seats move while one of them is to move (for games where every seat is the AI,
@@ -114,10 +122,11 @@ pub async fn ai_turns(
             ),
         });
     }
-    let mut game = Arc::unwrap_or_clone(game);
+    let logged = Logged::of(&game);
+    let mut game = take_to_change(state, id, game);
     let mut played = Vec::new();
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
-    save(state, id, expected, header, game, played).await
+    save(state, id, expected, header, game, logged, played).await
 }
 
 /// Seat `seat` resigns at version `expected` (with its own token or the host's): it is out of
@@ -146,14 +155,21 @@ pub async fn resign(
     if matches!(actor, Actor::Seat(s) if s != seat) {
         return Err(ApiError::InvalidToken);
     }
-    let mut game = Arc::unwrap_or_clone(game);
+    if game.is_over() {
+        return Err(IllegalMove::GameOver.into());
+    }
+    if !game.position().is_active(resigning) {
+        return Err(ApiError::SeatNotPlaying { seat });
+    }
+    let logged = Logged::of(&game);
+    let mut game = take_to_change(state, id, game);
     game.resign(resigning).map_err(|err| match err {
         ResignError::GameOver => IllegalMove::GameOver.into(),
         ResignError::NotPlaying(_) => ApiError::SeatNotPlaying { seat },
     })?;
     let mut played = Vec::new();
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
-    save(state, id, expected, header, game, played).await
+    save(state, id, expected, header, game, logged, played).await
 }
 
 /// Hands seat `seat` to the AI at `level` (with the host token or the seat's own), so that the
@@ -210,10 +226,11 @@ pub async fn hand_to_ai(
         seat,
         level,
     });
-    let mut game = Arc::unwrap_or_clone(game);
+    let logged = Logged::of(&game);
+    let mut game = take_to_change(state, id, game);
     let mut played = Vec::new();
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
-    save(state, id, expected, Arc::new(header), game, played).await
+    save(state, id, expected, Arc::new(header), game, logged, played).await
 }
 
 /// Reads a game to change it at version `expected` with `token` (the host's when `host_only`),
@@ -245,34 +262,43 @@ async fn load_to_write(
     Ok((actor, loaded))
 }
 
-/// Stores `game` over version `expected` and caches it at the new version. Every caller
-/// refuses a game that is over already, so a game over here ended with this write: its
-/// statistics are counted in the same atomic step (once, however many instances race).
+/// Stores `game` over version `expected` and caches it at the new version: the new head and
+/// what changed since `logged`, appended to the log. Every caller refuses a game that is over
+/// already, so a game over here ended with this write: its statistics are counted in the same
+/// atomic step (once, however many instances race).
 pub(super) async fn save(
     state: &AppState,
     id: &str,
     expected: Version,
     header: Arc<Header>,
     game: Game,
+    logged: Logged,
     played: Vec<MoveView>,
 ) -> Result<(Version, MoveOutcome), ApiError> {
     let mut header = Arc::unwrap_or_clone(header);
     header.note_write(header.changes(&game));
+    let write = Write::of(&header, &game, logged, expected + 1).map_err(ApiError::internal)?;
+    // From this write on, the log holds the game (a game stored whole moves into it now).
+    header.in_log = true;
     let header = Arc::new(header);
-    let json = super::document::Document::new(&header, game.snapshot())
-        .to_json()
-        .map_err(ApiError::internal)?;
     // Games that started elsewhere than the initial setup here are not counted.
     let version = if game.is_over() && !header.started_elsewhere {
         let counters = super::stats::counters_of(&header, &game);
         state
             .store
-            .compare_and_set_counting(id, expected, &json, header.lifetime(), &counters)
+            .compare_and_set_counting(
+                id,
+                expected,
+                &write.head,
+                write.log(),
+                header.lifetime(),
+                &counters,
+            )
             .await?
     } else {
         state
             .store
-            .compare_and_set(id, expected, &json, header.lifetime())
+            .compare_and_set(id, expected, &write.head, write.log(), header.lifetime())
             .await?
     };
     if game.is_over() {

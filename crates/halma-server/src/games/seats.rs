@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::document::{Header, PlayedBy, SeatChange, StoredSeat};
+use super::document::{Header, Logged, PlayedBy, SeatChange, StoredSeat};
 use super::new_game::{checked_name, default_name, NAME_RULE};
 use super::{ai, authorize, authorize_host, load, lobby, play, Actor, Loaded};
 use crate::api::{GameView, Invitation, JoinRequest, JoinedSeat, LeftSeat};
@@ -196,7 +196,18 @@ async fn change_seats<T>(
         if started {
             ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
         }
-        match play::save(state, id, loaded.version, Arc::new(header), game, played).await {
+        let logged = Logged::of(&loaded.game);
+        match play::save(
+            state,
+            id,
+            loaded.version,
+            Arc::new(header),
+            game,
+            logged,
+            played,
+        )
+        .await
+        {
             Ok((version, outcome)) => {
                 if started && loaded.header.public {
                     lobby::unlist(state, id, &loaded.header, &loaded.game).await;

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::changes::Changes;
-use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, LogWrite, Lookup, StoreError, StoredGame, Version};
 
 /// Longest time between two sweeps of expired games.
 const MAX_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -44,7 +44,9 @@ struct Games {
 #[derive(Debug)]
 struct Entry {
     version: Version,
-    document: String,
+    head: String,
+    /// One entry per version, oldest first.
+    log: Vec<String>,
     expires_at: Instant,
     /// The last write.
     written_at: Instant,
@@ -53,6 +55,14 @@ struct Entry {
 impl Entry {
     fn is_live(&self, now: Instant) -> bool {
         now < self.expires_at
+    }
+
+    fn whole(&self) -> StoredGame {
+        StoredGame {
+            version: self.version,
+            head: self.head.clone(),
+            log: self.log.clone(),
+        }
     }
 }
 
@@ -155,7 +165,8 @@ impl MemoryStore {
     pub(super) fn create(
         &self,
         id: &str,
-        document: &str,
+        head: &str,
+        entry: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         let now = Instant::now();
@@ -169,7 +180,8 @@ impl MemoryStore {
             id.to_owned(),
             Entry {
                 version: 1,
-                document: document.to_owned(),
+                head: head.to_owned(),
+                log: vec![entry.to_owned()],
                 expires_at: now + self.ttl_of(lifetime),
                 written_at: now,
             },
@@ -191,21 +203,22 @@ impl MemoryStore {
     }
 
     pub(super) fn get(&self, id: &str) -> Option<StoredGame> {
-        self.read(id, |entry| StoredGame {
-            version: entry.version,
-            document: entry.document.clone(),
-        })
+        self.read(id, Entry::whole)
     }
 
     pub(super) fn get_if_changed(&self, id: &str, known: Version) -> Option<Lookup> {
         self.read(id, |entry| {
+            let logged = u64::try_from(entry.log.len()).ok() == Some(entry.version);
             if entry.version == known {
                 Lookup::Unchanged
-            } else {
-                Lookup::Changed(StoredGame {
+            } else if logged && (1..entry.version).contains(&known) {
+                Lookup::Appended {
                     version: entry.version,
-                    document: entry.document.clone(),
-                })
+                    head: entry.head.clone(),
+                    entries: entry.log[usize::try_from(known).unwrap_or(usize::MAX)..].to_vec(),
+                }
+            } else {
+                Lookup::Changed(entry.whole())
             }
         })
     }
@@ -228,17 +241,19 @@ impl MemoryStore {
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
-        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+        self.compare_and_set_counting(id, expected, head, log, lifetime, &Counters::default())
     }
 
     pub(super) fn compare_and_set_counting(
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
         counters: &Counters,
     ) -> Result<Version, StoreError> {
@@ -246,8 +261,27 @@ impl MemoryStore {
         let mut games = self.lock();
         self.sweep_if_due(&mut games, now);
         let entry = Self::current_entry(&mut games, id, expected, now)?;
+        let logged = u64::try_from(entry.log.len()).unwrap_or(u64::MAX);
+        let consistent = match log {
+            LogWrite::Append(_) => logged == entry.version,
+            LogWrite::Replace(all) => u64::try_from(all.len()).ok() == Some(entry.version + 1),
+        };
+        if !consistent {
+            return Err(StoreError::Corrupt {
+                key: id.to_owned(),
+                detail: format!(
+                    "the log would not have one entry per version (version {}, {logged} entries)",
+                    entry.version
+                ),
+            });
+        }
         entry.version += 1;
-        entry.document = document.to_owned();
+        entry.head.clear();
+        entry.head.push_str(head);
+        match log {
+            LogWrite::Append(new) => entry.log.push(new.to_owned()),
+            LogWrite::Replace(all) => entry.log = all.to_vec(),
+        }
         entry.expires_at = now + self.ttl_of(lifetime);
         entry.written_at = now;
         let version = entry.version;
@@ -359,12 +393,12 @@ mod tests {
     fn expired_games_are_swept_on_writes() {
         let store = MemoryStore::new(Duration::from_millis(30));
         for id in ["a", "b", "c"] {
-            assert!(store.create(id, "{}", Lifetime::Playing).is_ok());
+            assert!(store.create(id, "{}", "e1", Lifetime::Playing).is_ok());
         }
         assert_eq!(store.len(), 3);
         std::thread::sleep(Duration::from_millis(60));
         // Nobody reads a, b or c again; the next write sweeps them.
-        assert!(store.create("d", "{}", Lifetime::Playing).is_ok());
+        assert!(store.create("d", "{}", "e1", Lifetime::Playing).is_ok());
         assert_eq!(store.len(), 1);
         assert!(!store.is_empty());
     }
@@ -374,7 +408,7 @@ mod tests {
         let store = MemoryStore::new(Duration::from_secs(60)).with_max_games(200);
         for i in 0..200 {
             assert!(store
-                .create(&format!("g{i}"), "{}", Lifetime::Playing)
+                .create(&format!("g{i}"), "{}", "e1", Lifetime::Playing)
                 .is_ok());
             // Distinct write times, so "idle longest" has one answer.
             std::thread::sleep(Duration::from_micros(50));
@@ -383,12 +417,18 @@ mod tests {
         for id in ["g0", "g1"] {
             assert_eq!(
                 store
-                    .compare_and_set(id, 1, "{\"moved\":1}", Lifetime::Playing)
+                    .compare_and_set(
+                        id,
+                        1,
+                        "{\"moved\":1}",
+                        LogWrite::Append("e2"),
+                        Lifetime::Playing
+                    )
                     .ok(),
                 Some(2)
             );
         }
-        assert!(store.create("new", "{}", Lifetime::Playing).is_ok());
+        assert!(store.create("new", "{}", "e1", Lifetime::Playing).is_ok());
         // A hundredth of the cap (2 games) went at once: room for the next one too.
         assert_eq!(store.len(), 199);
         for id in ["g0", "g1", "g4", "new"] {
@@ -397,7 +437,7 @@ mod tests {
         for id in ["g2", "g3"] {
             assert!(store.get(id).is_none(), "{id}");
         }
-        assert!(store.create("newer", "{}", Lifetime::Playing).is_ok());
+        assert!(store.create("newer", "{}", "e1", Lifetime::Playing).is_ok());
         assert_eq!(store.len(), 200);
         assert!(store.get("g4").is_some());
     }
@@ -405,16 +445,16 @@ mod tests {
     #[test]
     fn an_expired_id_can_be_created_again() {
         let store = MemoryStore::new(Duration::from_millis(20));
-        assert!(store.create("a", "old", Lifetime::Playing).is_ok());
+        assert!(store.create("a", "old", "e1", Lifetime::Playing).is_ok());
         assert!(matches!(
-            store.create("a", "x", Lifetime::Playing),
+            store.create("a", "x", "e1", Lifetime::Playing),
             Err(StoreError::AlreadyExists)
         ));
         std::thread::sleep(Duration::from_millis(40));
-        assert_eq!(store.create("a", "new", Lifetime::Playing).ok(), Some(1));
         assert_eq!(
-            store.get("a").map(|game| game.document),
-            Some("new".to_owned())
+            store.create("a", "new", "e1", Lifetime::Playing).ok(),
+            Some(1)
         );
+        assert_eq!(store.get("a").map(|game| game.head), Some("new".to_owned()));
     }
 }

@@ -1,9 +1,13 @@
-//! The game store: versioned, opaque game documents with idle expiry.
+//! The game store: versioned games, each a head document and an append-only log, with idle
+//! expiry.
 //!
-//! Every game is a JSON document (opaque to the store) with a version that starts at 1 and
-//! grows by one with every accepted write. Writes are compare-and-set on that version, so two
-//! clients racing on the same version get one success and one [`StoreError::VersionMismatch`],
-//! also across several service instances sharing one Redis.
+//! Every game is a head (a JSON document, opaque to the store, rewritten by every write) and
+//! a log of entries (opaque texts, one per version: entry `v` is what the write of version `v`
+//! added), with a version that starts at 1 and grows by one with every accepted write. A write
+//! replaces the head and appends one entry, so its cost does not grow with the game; only a
+//! reader that holds nothing of the game reads the whole log. Writes are compare-and-set on the
+//! version, so two clients racing on the same version get one success and one
+//! [`StoreError::VersionMismatch`], also across several service instances sharing one Redis.
 //!
 //! Expiry: every write (create and compare-and-set) restarts the game's idle timer; reads do
 //! not, so a game nobody moves in expires even while spectators watch it, and a read costs no
@@ -15,7 +19,8 @@
 //! removes entries whose game is gone or no longer listed.
 //!
 //! Readers that keep restored games in memory ask [`Store::get_if_changed`] with the version they
-//! hold: the store then sends the document only when the game has moved on.
+//! hold: the store then sends nothing when the game is still there, and otherwise the head and
+//! only the entries written since.
 //!
 //! [`Store`] is an enum over the two back ends: [`MemoryStore`] (the default, one process) and
 //! [`RedisStore`] (shared).
@@ -35,22 +40,46 @@ use crate::config::Config;
 /// A game's version: 1 after creation, one more after each accepted write.
 pub type Version = u64;
 
-/// A stored game: its document and the version of that document.
+/// A stored game, whole: its version, head and log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
-    /// The version of `document`.
+    /// The version of `head`.
     pub version: Version,
-    /// The game document (JSON, opaque to the store).
-    pub document: String,
+    /// The head document (JSON, opaque to the store).
+    pub head: String,
+    /// The log, oldest entry first. A game written by this service has one entry per version;
+    /// a game stored before the log was kept has none (its head holds everything).
+    pub log: Vec<String>,
 }
 
 /// What [`Store::get_if_changed`] found for a game that exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lookup {
-    /// The game is still at the version the caller holds; the document was not sent.
+    /// The game is still at the version the caller holds; nothing was sent.
     Unchanged,
-    /// The game is at another version: its document and that version.
+    /// The game moved on from the version the caller holds by appending to its log: the new
+    /// version, the head, and the entries of the versions after the caller's, oldest first.
+    Appended {
+        /// The current version.
+        version: Version,
+        /// The current head.
+        head: String,
+        /// The entries of versions `known + 1` to `version`.
+        entries: Vec<String>,
+    },
+    /// The game is at another version that the caller's cannot be brought up to from the
+    /// log (a version the store never had, or a game without a log): the whole game.
     Changed(StoredGame),
+}
+
+/// What a compare-and-set does to the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogWrite<'a> {
+    /// Appends the entry of the new version: the usual write.
+    Append(&'a str),
+    /// Replaces the log with these entries, one per version up to the new one: for a game
+    /// stored before the log was kept, whose first write since moves everything into it.
+    Replace(&'a [String]),
 }
 
 /// Which idle timer a write sets.
@@ -185,7 +214,8 @@ impl Store {
         }
     }
 
-    /// Stores a new game at version 1, to expire after the idle time of `lifetime`.
+    /// Stores a new game at version 1 with its head and the log's first entry, to expire after
+    /// the idle time of `lifetime`.
     ///
     /// # Errors
     /// [`StoreError::AlreadyExists`] when the id is taken; for Redis also
@@ -193,20 +223,21 @@ impl Store {
     pub async fn create(
         &self,
         id: &str,
-        document: &str,
+        head: &str,
+        entry: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         observed("create", async {
             match self {
-                Self::Memory(store) => store.create(id, document, lifetime),
-                Self::Redis(store) => store.create(id, document, lifetime).await,
+                Self::Memory(store) => store.create(id, head, entry, lifetime),
+                Self::Redis(store) => store.create(id, head, entry, lifetime).await,
             }
         })
         .await
     }
 
-    /// Reads a game; `None` when no game has this id (or it expired). Does not restart the
-    /// idle timer.
+    /// Reads a game whole, its log included; `None` when no game has this id (or it expired).
+    /// Does not restart the idle timer.
     ///
     /// # Errors
     /// For Redis: [`StoreError::Unavailable`], [`StoreError::TimedOut`], and
@@ -222,10 +253,10 @@ impl Store {
     }
 
     /// Reads a game whose version `known` the caller already holds: [`Lookup::Unchanged`] when
-    /// the stored version is `known` (without sending the document), the stored game
-    /// otherwise; `None` when no game has this id (or it expired). Checks the stored record
-    /// as strictly as [`get`](Self::get), in one atomic step, and does not restart the idle
-    /// timer.
+    /// the stored version is `known` (sending nothing else), [`Lookup::Appended`] with the
+    /// head and the entries written since when the log has them, the whole game otherwise;
+    /// `None` when no game has this id (or it expired). Checks the stored game as strictly as
+    /// [`get`](Self::get), in one atomic step, and does not restart the idle timer.
     ///
     /// # Errors
     /// As for [`get`](Self::get).
@@ -243,8 +274,9 @@ impl Store {
         .await
     }
 
-    /// Replaces a game's document if its version is still `expected`; returns the new version
-    /// (`expected + 1`) and restarts the idle timer, with the idle time of `lifetime`.
+    /// Replaces a game's head and writes its log (see [`LogWrite`]) if its version is still
+    /// `expected`; returns the new version (`expected + 1`) and restarts the idle timer, with
+    /// the idle time of `lifetime`.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when no game has this id, [`StoreError::VersionMismatch`]
@@ -254,15 +286,16 @@ impl Store {
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         observed("compare_and_set", async {
             match self {
-                Self::Memory(store) => store.compare_and_set(id, expected, document, lifetime),
+                Self::Memory(store) => store.compare_and_set(id, expected, head, log, lifetime),
                 Self::Redis(store) => {
                     store
-                        .compare_and_set(id, expected, document, lifetime)
+                        .compare_and_set(id, expected, head, log, lifetime)
                         .await
                 }
             }
@@ -279,18 +312,19 @@ impl Store {
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
         counters: &Counters,
     ) -> Result<Version, StoreError> {
         observed("compare_and_set_counting", async {
             match self {
                 Self::Memory(store) => {
-                    store.compare_and_set_counting(id, expected, document, lifetime, counters)
+                    store.compare_and_set_counting(id, expected, head, log, lifetime, counters)
                 }
                 Self::Redis(store) => {
                     store
-                        .compare_and_set_counting(id, expected, document, lifetime, counters)
+                        .compare_and_set_counting(id, expected, head, log, lifetime, counters)
                         .await
                 }
             }
@@ -327,7 +361,7 @@ impl Store {
         .await
     }
 
-    /// Removes a game if its version is still `expected`. Its watchers hear of it (as a change
+    /// Removes a game (head and log) if its version is still `expected`. Its watchers hear of it (as a change
     /// to version `expected + 1`) and then find it gone.
     ///
     /// # Errors

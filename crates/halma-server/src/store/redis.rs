@@ -1,11 +1,14 @@
 //! The Redis store, shared by every service instance that uses the same Redis and prefix.
 //!
 //! Layout: one hash per game under `{prefix}game:{id}` with the fields `v` (the version, a
-//! decimal integer) and `doc` (the document), and a TTL set by every write. The lobby indexes
+//! decimal integer) and `doc` (the head), and its log, a list under `{prefix}game:{id}:log`
+//! with one entry per version; every write sets the same TTL on both. (Games stored before the
+//! log was kept have a hash alone, its `doc` holding everything; their first write since fills
+//! the log.) The lobby indexes
 //! are sorted sets under `{prefix}lobby:{name}`, every member at score 0 so that they sort by
 //! their text (`{created_at}.{id}`) and pages are read with `ZREVRANGEBYLEX`. Create,
-//! compare-and-set and the read of a game the caller may hold already are Lua scripts, so each
-//! runs atomically on the server; they are invoked
+//! compare-and-set and both reads are Lua scripts, so each runs atomically on the server
+//! (head and log always agree); they are invoked
 //! with `EVALSHA` (falling back to loading the script) on one shared, multiplexed
 //! `ConnectionManager`. `WATCH`/`MULTI` is not used: on a shared connection it loses updates.
 //!
@@ -28,7 +31,7 @@ use ::redis::{Client, RedisError, Script};
 use futures_util::StreamExt as _;
 
 use super::changes::{Changes, WeakChanges};
-use super::{Counters, Lifetime, Lookup, StoreError, StoredGame, Version};
+use super::{Counters, Lifetime, LogWrite, Lookup, StoreError, StoredGame, Version};
 
 /// Default upper bound on one store operation, reconnection attempts included (the
 /// configuration's `HALMA_STORE_TIMEOUT_MS` replaces it).
@@ -46,28 +49,32 @@ const SUBSCRIBE_MAX_DELAY: Duration = Duration::from_secs(2);
 const SUBSCRIBE_CHECK: Duration = Duration::from_secs(1);
 
 /// Creates a game unless its key exists.
-/// KEYS[1] game key; ARGV[1] document; ARGV[2] TTL in milliseconds; ARGV[3] change channel;
-/// ARGV[4] game id. Returns 1, or 0 if taken.
+/// KEYS[1] game key, KEYS[2] its log; ARGV[1] head; ARGV[2] the log's first entry; ARGV[3] TTL
+/// in milliseconds; ARGV[4] change channel; ARGV[5] game id. Returns 1, or 0 if taken.
 static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
+redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[3], '1 ' .. ARGV[4])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], '1 ' .. ARGV[5])
 return 1
 ",
     )
 });
 
-/// Replaces a game's document if its version is the expected one, and then adds the
-/// counters.
-/// KEYS[1] game key; KEYS[2] the set of counter set names; KEYS[3..] the counter hashes.
-/// ARGV[1] expected version; ARGV[2] document; ARGV[3] TTL in milliseconds; ARGV[4] change
-/// channel; ARGV[5] game id; then per counter hash (in the order of KEYS[3..]): its name, the
-/// number n of fields, and n pairs of field and increment.
+/// Replaces a game's head and writes its log if its version is the expected one, and then adds
+/// the counters.
+/// KEYS[1] game key; KEYS[2] its log; KEYS[3] the set of counter set names; KEYS[4..] the
+/// counter hashes. ARGV[1] expected version; ARGV[2] head; ARGV[3] TTL in milliseconds; ARGV[4]
+/// change channel; ARGV[5] game id; ARGV[6] `a` to append to the log, `r` to replace it;
+/// ARGV[7] the number n of entries, then the n entries; then per counter hash (in the order of
+/// KEYS[4..]): its name, the number m of fields, and m pairs of field and increment.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
@@ -83,12 +90,28 @@ end
 if current ~= ARGV[1] then
   return {1, current}
 end
+local entries = tonumber(ARGV[7])
+if ARGV[6] == 'a' then
+  local logged = redis.call('LLEN', KEYS[2])
+  if logged ~= tonumber(current) then
+    return {3, 'the log has ' .. logged .. ' entries at version ' .. current}
+  end
+elseif entries ~= tonumber(current) + 1 then
+  return {3, 'a replaced log needs one entry per version'}
+end
 local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
+if ARGV[6] == 'r' then
+  redis.call('DEL', KEYS[2])
+end
+for i = 1, entries do
+  redis.call('RPUSH', KEYS[2], ARGV[7 + i])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-local at = 6
-for k = 3, #KEYS do
-  redis.call('SADD', KEYS[2], ARGV[at])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local at = 8 + entries
+for k = 4, #KEYS do
+  redis.call('SADD', KEYS[3], ARGV[at])
   local fields = tonumber(ARGV[at + 1])
   at = at + 2
   for _ = 1, fields do
@@ -103,7 +126,7 @@ return {2, new}
 });
 
 /// Removes a game if its version is the expected one.
-/// KEYS[1] game key; ARGV[1] expected version; ARGV[2] change channel; ARGV[3] game id.
+/// KEYS[1] game key, KEYS[2] its log; ARGV[1] expected version; ARGV[2] change channel; ARGV[3] game id.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch; {2, ''}
 /// removed; {3, detail} corrupt record.
 static DELETE: LazyLock<Script> = LazyLock::new(|| {
@@ -119,7 +142,7 @@ end
 if current ~= ARGV[1] then
   return {1, current}
 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('PUBLISH', ARGV[2], (tonumber(current) + 1) .. ' ' .. ARGV[3])
 return {2, ''}
 ",
@@ -144,32 +167,61 @@ return changed
     )
 });
 
-/// Reads a game unless the caller holds its current version; as strict as `HMGET v doc` in
-/// [`RedisStore::get`], but the document leaves Redis only when the version differs.
-/// KEYS[1] game key; ARGV[1] the version the caller holds.
-/// Returns {status, value, document}: {0, '', ''} no such game; {1, version, ''} unchanged;
-/// {2, version, document} changed; {3, detail, ''} corrupt record.
+/// Reads a game whole: {status, version, head, log}, as strict as [`GET_IF_CHANGED`].
+/// KEYS[1] game key, KEYS[2] its log.
+/// Returns {0, '', '', {}} no such game; {2, version, head, log} the game; {3, detail, '', {}}
+/// corrupt record.
+static GET: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local version = redis.call('HGET', KEYS[1], 'v')
+local head = redis.call('HGET', KEYS[1], 'doc')
+if not version or not head then
+  if version then
+    return {3, 'the hash has no document field', '', {}}
+  elseif head then
+    return {3, 'the hash has no version field', '', {}}
+  end
+  return {0, '', '', {}}
+end
+return {2, version, head, redis.call('LRANGE', KEYS[2], 0, -1)}
+",
+    )
+});
+
+/// Reads a game unless the caller holds its current version: nothing but the version then;
+/// the head and the entries after the caller's version when the log has them (one entry per
+/// version); else the whole game.
+/// KEYS[1] game key, KEYS[2] its log; ARGV[1] the version the caller holds.
+/// Returns {status, value, head, entries}: {0, '', '', {}} no such game; {1, version, '', {}}
+/// unchanged; {4, version, head, entries after ARGV[1]} appended; {2, version, head, log}
+/// the whole game; {3, detail, '', {}} corrupt record.
 static GET_IF_CHANGED: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local version = redis.call('HGET', KEYS[1], 'v')
 if not version then
   if redis.call('HEXISTS', KEYS[1], 'doc') == 1 then
-    return {3, 'the hash has no version field', ''}
+    return {3, 'the hash has no version field', '', {}}
   end
-  return {0, '', ''}
+  return {0, '', '', {}}
 end
 if version == ARGV[1] then
   if redis.call('HEXISTS', KEYS[1], 'doc') == 0 then
-    return {3, 'the hash has no document field', ''}
+    return {3, 'the hash has no document field', '', {}}
   end
-  return {1, version, ''}
+  return {1, version, '', {}}
 end
-local document = redis.call('HGET', KEYS[1], 'doc')
-if not document then
-  return {3, 'the hash has no document field', ''}
+local head = redis.call('HGET', KEYS[1], 'doc')
+if not head then
+  return {3, 'the hash has no document field', '', {}}
 end
-return {2, version, document}
+local known = tonumber(ARGV[1])
+local logged = redis.call('LLEN', KEYS[2])
+if logged == tonumber(version) and known and known >= 1 and known < logged then
+  return {4, version, head, redis.call('LRANGE', KEYS[2], known, -1)}
+end
+return {2, version, head, redis.call('LRANGE', KEYS[2], 0, -1)}
 ",
     )
 });
@@ -335,15 +387,21 @@ impl RedisStore {
         &self.changes
     }
 
-    /// The Redis key of a game.
+    /// The Redis key of a game (its hash of version and head).
     pub fn key(&self, id: &str) -> String {
         format!("{}game:{id}", self.key_prefix)
+    }
+
+    /// The Redis key of a game's log.
+    pub fn log_key(&self, id: &str) -> String {
+        format!("{}game:{id}:log", self.key_prefix)
     }
 
     pub(super) async fn create(
         &self,
         id: &str,
-        document: &str,
+        head: &str,
+        entry: &str,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
@@ -352,7 +410,9 @@ impl RedisStore {
             .bounded(&key, async {
                 CREATE
                     .key(&key)
-                    .arg(document)
+                    .key(self.log_key(id))
+                    .arg(head)
+                    .arg(entry)
                     .arg(self.ttl_millis_of(lifetime))
                     .arg(&*self.channel)
                     .arg(id)
@@ -369,30 +429,18 @@ impl RedisStore {
     pub(super) async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (version, document): (Option<String>, Option<String>) = self
+        let reply: (i64, String, String, Vec<String>) = self
             .bounded(&key, async {
-                ::redis::cmd("HMGET")
-                    .arg(&key)
-                    .arg("v")
-                    .arg("doc")
-                    .query_async(&mut connection)
+                GET.key(&key)
+                    .key(self.log_key(id))
+                    .invoke_async(&mut connection)
                     .await
             })
             .await?;
-        match (version, document) {
-            (None, None) => Ok(None),
-            (Some(version), Some(document)) => Ok(Some(StoredGame {
-                version: parse_version(&key, &version)?,
-                document,
-            })),
-            (version, _) => Err(corrupt(
-                &key,
-                if version.is_none() {
-                    "the hash has no version field"
-                } else {
-                    "the hash has no document field"
-                },
-            )),
+        match read_reply(&key, reply)? {
+            None => Ok(None),
+            Some(Lookup::Changed(game)) => Ok(Some(game)),
+            Some(_) => Err(corrupt(&key, "unexpected script status")),
         }
     }
 
@@ -403,38 +451,28 @@ impl RedisStore {
     ) -> Result<Option<Lookup>, StoreError> {
         let key = self.key(id);
         let mut connection = self.connection.clone();
-        let (status, value, document): (i64, String, String) = self
+        let reply: (i64, String, String, Vec<String>) = self
             .bounded(&key, async {
                 GET_IF_CHANGED
                     .key(&key)
+                    .key(self.log_key(id))
                     .arg(known.to_string())
                     .invoke_async(&mut connection)
                     .await
             })
             .await?;
-        match status {
-            0 => Ok(None),
-            1 => {
-                parse_version(&key, &value)?;
-                Ok(Some(Lookup::Unchanged))
-            }
-            2 => Ok(Some(Lookup::Changed(StoredGame {
-                version: parse_version(&key, &value)?,
-                document,
-            }))),
-            3 => Err(corrupt(&key, &value)),
-            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
-        }
+        read_reply(&key, reply)
     }
 
     pub(super) async fn compare_and_set(
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
-        self.compare_and_set_counting(id, expected, document, lifetime, &Counters::default())
+        self.compare_and_set_counting(id, expected, head, log, lifetime, &Counters::default())
             .await
     }
 
@@ -442,22 +480,34 @@ impl RedisStore {
         &self,
         id: &str,
         expected: Version,
-        document: &str,
+        head: &str,
+        log: LogWrite<'_>,
         lifetime: Lifetime,
         counters: &Counters,
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
         let mut script = COMPARE_AND_SET.key(&key);
-        script.key(self.counter_sets_key());
+        script.key(self.log_key(id)).key(self.counter_sets_key());
         for (name, _) in &counters.groups {
             script.key(self.counters_key(name));
         }
         script
             .arg(expected.to_string())
-            .arg(document)
+            .arg(head)
             .arg(self.ttl_millis_of(lifetime))
             .arg(&*self.channel)
             .arg(id);
+        match log {
+            LogWrite::Append(entry) => {
+                script.arg("a").arg(1).arg(entry);
+            }
+            LogWrite::Replace(entries) => {
+                script.arg("r").arg(entries.len());
+                for entry in entries {
+                    script.arg(entry);
+                }
+            }
+        }
         for (name, fields) in &counters.groups {
             script.arg(name).arg(fields.len());
             for (field, increment) in fields {
@@ -525,6 +575,7 @@ impl RedisStore {
             .bounded(&key, async {
                 DELETE
                     .key(&key)
+                    .key(self.log_key(id))
                     .arg(expected.to_string())
                     .arg(&*self.channel)
                     .arg(id)
@@ -715,6 +766,32 @@ fn classify(key: &str, err: RedisError) -> StoreError {
         corrupt(key, &err.to_string())
     } else {
         StoreError::Unavailable(err)
+    }
+}
+
+/// Reads the reply of [`GET`] or [`GET_IF_CHANGED`]: `None` for no game.
+fn read_reply(
+    key: &str,
+    (status, value, head, log): (i64, String, String, Vec<String>),
+) -> Result<Option<Lookup>, StoreError> {
+    match status {
+        0 => Ok(None),
+        1 => {
+            parse_version(key, &value)?;
+            Ok(Some(Lookup::Unchanged))
+        }
+        2 => Ok(Some(Lookup::Changed(StoredGame {
+            version: parse_version(key, &value)?,
+            head,
+            log,
+        }))),
+        3 => Err(corrupt(key, &value)),
+        4 => Ok(Some(Lookup::Appended {
+            version: parse_version(key, &value)?,
+            head,
+            entries: log,
+        })),
+        other => Err(corrupt(key, &format!("unexpected script status {other}"))),
     }
 }
 

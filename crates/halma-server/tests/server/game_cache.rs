@@ -89,6 +89,67 @@ async fn writes_on_one_instance_are_seen_by_the_other(a: &AppState, b: &AppState
     );
 }
 
+/// A behind by several writes (moves, a resignation, AI replies) of B: A plays the log's new
+/// entries forward on its cached game and ends where B is.
+async fn an_instance_behind_catches_up_from_the_log(a: &AppState, b: &AppState) {
+    let request: halma_server::api::CreateGameRequest = serde_json::from_value(serde_json::json!({
+        "board": "star", "players": 4, "first_seat": 0,
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "ai", "level": 1}, {"kind": "human"}],
+        "ai_time_ms": 1
+    }))
+    .unwrap();
+    let (id, _, created) = games::create(a, &request).await.unwrap();
+    let host = created.tokens.host;
+    let held = games::load(a, &id).await.unwrap();
+    let mut on_b = games::load(b, &id).await.unwrap();
+    for _ in 0..3 {
+        let version = play_first_move(b, &id, &host, &on_b).await;
+        on_b = games::load(b, &id).await.unwrap();
+        assert_eq!(on_b.version, version);
+    }
+    let (version, _) = games::resign(b, &id, &host, 3, on_b.version).await.unwrap();
+    let on_b = games::load(b, &id).await.unwrap();
+    assert_eq!(on_b.version, version);
+    assert_eq!(on_b.game.record().len(), 4);
+    assert_eq!(on_b.game.record()[2].seat.index(), 2, "the AI seat replied");
+    assert_eq!(on_b.game.resignations().len(), 1);
+    // A still holds the game as created.
+    assert_eq!(a.games.get(&id).map(|(v, _)| v), Some(held.version));
+    let on_a = games::load(a, &id).await.unwrap();
+    assert_eq!(on_a.version, on_b.version);
+    assert_eq!(on_a.game.snapshot(), on_b.game.snapshot());
+    assert_eq!(
+        on_a.header.changes_by_version,
+        on_b.header.changes_by_version
+    );
+    // What A caught up to is what a reader holding nothing restores from the store.
+    let fresh = instance(a.store.clone(), 0);
+    let restored = games::load(&fresh, &id).await.unwrap();
+    assert_eq!(restored.game.snapshot(), on_a.game.snapshot());
+    assert_eq!(
+        restored.header.changes_by_version,
+        on_a.header.changes_by_version
+    );
+}
+
+#[tokio::test]
+async fn an_instance_behind_catches_up_on_one_memory_store() {
+    let store = Store::Memory(MemoryStore::new(DAY));
+    let a = instance(store.clone(), 100);
+    let b = instance(store, 100);
+    an_instance_behind_catches_up_from_the_log(&a, &b).await;
+}
+
+#[tokio::test]
+async fn an_instance_behind_catches_up_on_one_redis() {
+    let server = RedisServer::start();
+    let url = server.url();
+    let open = || RedisStore::open(&url, "catch:", DAY);
+    let a = instance(Store::Redis(open().await.unwrap()), 100);
+    let b = instance(Store::Redis(open().await.unwrap()), 100);
+    an_instance_behind_catches_up_from_the_log(&a, &b).await;
+}
+
 #[tokio::test]
 async fn two_instances_on_one_memory_store_see_each_others_writes() {
     let store = Store::Memory(MemoryStore::new(DAY));

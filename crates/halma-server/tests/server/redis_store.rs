@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use halma_server::store::{Lifetime, RedisStore, Store, StoreError};
+use halma_server::store::{Lifetime, LogWrite, RedisStore, Store, StoreError};
 use halma_testkit::RedisServer;
 
 use crate::store_suite::{self, SHORT_TTL};
@@ -86,7 +86,10 @@ async fn watchers_hear_again_after_redis_restarts() {
     let (writer, reader) = (store(&server, DAY).await, store(&server, DAY).await);
     let mut watch = reader.changes().watch("r1");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    writer.create("r1", "v1", Lifetime::Playing).await.unwrap();
+    writer
+        .create("r1", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
     tokio::time::timeout(Duration::from_secs(2), watch.changed())
         .await
         .expect("announced before the restart");
@@ -100,7 +103,7 @@ async fn watchers_hear_again_after_redis_restarts() {
     let restarted = Instant::now();
     loop {
         if writer
-            .create("r1", "after", Lifetime::Playing)
+            .create("r1", "after", "e1", Lifetime::Playing)
             .await
             .is_ok()
         {
@@ -142,15 +145,21 @@ async fn lobby_indexes_page_newest_first() {
 }
 
 #[tokio::test]
-async fn games_are_hashes_with_version_and_document_and_a_ttl() {
+async fn games_are_hashes_with_version_and_head_and_a_log_with_a_ttl() {
     let server = RedisServer::start();
     let store = store(&server, DAY).await;
     store
-        .create("layout", r#"{"a":1}"#, Lifetime::Playing)
+        .create("layout", r#"{"a":1}"#, "e1", Lifetime::Playing)
         .await
         .unwrap();
     store
-        .compare_and_set("layout", 1, r#"{"a":2}"#, Lifetime::Playing)
+        .compare_and_set(
+            "layout",
+            1,
+            r#"{"a":2}"#,
+            LogWrite::Append("e"),
+            Lifetime::Playing,
+        )
         .await
         .unwrap();
     let mut raw = raw_connection(&server).await;
@@ -172,6 +181,33 @@ async fn games_are_hashes_with_version_and_document_and_a_ttl() {
         ttl_ms > day_ms - 60_000 && ttl_ms <= day_ms,
         "PTTL {ttl_ms}"
     );
+    // The log: one entry per version, with the same TTL as the hash.
+    let log: Vec<String> = redis::cmd("LRANGE")
+        .arg("test:game:layout:log")
+        .arg(0)
+        .arg(-1)
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!(log, ["e1", "e"]);
+    let log_ttl_ms: i64 = redis::cmd("PTTL")
+        .arg("test:game:layout:log")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert!(
+        (ttl_ms - log_ttl_ms).abs() < 1_000,
+        "PTTL {log_ttl_ms} of the log"
+    );
+    // A delete takes both.
+    store.delete("layout", 2).await.unwrap();
+    let left: i64 = redis::cmd("EXISTS")
+        .arg("test:game:layout")
+        .arg("test:game:layout:log")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
 }
 
 #[tokio::test]
@@ -218,12 +254,46 @@ async fn corrupt_records_are_errors_not_panics() {
     assert_eq!(store.get("other-fields").await.unwrap(), None);
     assert_eq!(store.get_if_changed("other-fields", 1).await.unwrap(), None);
     for id in ["text-version", "no-version", "string"] {
-        let write = store.compare_and_set(id, 1, "{}", Lifetime::Playing).await;
+        let write = store
+            .compare_and_set(id, 1, "{}", LogWrite::Append("e"), Lifetime::Playing)
+            .await;
         assert!(
             matches!(&write, Err(StoreError::Corrupt { .. })),
             "compare_and_set {id}: {write:?}"
         );
     }
+    // A log that is not a list, or that lacks entries, is corrupt too; nothing is written.
+    let setup: [&[&str]; 4] = [
+        &["HSET", "test:game:string-log", "v", "1", "doc", "{}"],
+        &["SET", "test:game:string-log:log", "e1"],
+        &["HSET", "test:game:short-log", "v", "3", "doc", "{}"],
+        &["RPUSH", "test:game:short-log:log", "e1"],
+    ];
+    for command in setup {
+        let mut cmd = redis::cmd(command[0]);
+        for arg in &command[1..] {
+            cmd.arg(*arg);
+        }
+        let _: redis::Value = cmd.query_async(&mut raw).await.unwrap();
+    }
+    let read = store.get("string-log").await;
+    assert!(matches!(&read, Err(StoreError::Corrupt { .. })), "{read:?}");
+    for (id, version) in [("string-log", 1), ("short-log", 3)] {
+        let write = store
+            .compare_and_set(id, version, "{}", LogWrite::Append("e"), Lifetime::Playing)
+            .await;
+        assert!(
+            matches!(&write, Err(StoreError::Corrupt { .. })),
+            "compare_and_set {id}: {write:?}"
+        );
+    }
+    let version: String = redis::cmd("HGET")
+        .arg("test:game:short-log")
+        .arg("v")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!(version, "3", "a refused write changed the version");
     // A corrupt record maps to a plain 500 for the client.
     let err = halma_server::error::ApiError::from(store.get("string").await.unwrap_err());
     assert_eq!(err.code().as_str(), "internal");
@@ -234,7 +304,7 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
     let mut server = RedisServer::start();
     let store = store(&server, DAY).await;
     store
-        .create("before", "x", Lifetime::Playing)
+        .create("before", "x", "e1", Lifetime::Playing)
         .await
         .unwrap();
 
@@ -246,9 +316,12 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
             store.ping().await.err(),
             store.get("before").await.err(),
             store.get_if_changed("before", 1).await.err(),
-            store.create("during", "y", Lifetime::Playing).await.err(),
             store
-                .compare_and_set("before", 1, "z", Lifetime::Playing)
+                .create("during", "y", "e1", Lifetime::Playing)
+                .await
+                .err(),
+            store
+                .compare_and_set("before", 1, "z", LogWrite::Append("e"), Lifetime::Playing)
                 .await
                 .err(),
         ];
@@ -288,12 +361,15 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
     // The restarted Redis keeps nothing; new writes work on the same store value.
     assert_eq!(store.get("before").await.unwrap(), None);
     assert_eq!(
-        store.create("after", "y", Lifetime::Playing).await.unwrap(),
+        store
+            .create("after", "y", "e1", Lifetime::Playing)
+            .await
+            .unwrap(),
         1
     );
     assert_eq!(
         store
-            .compare_and_set("after", 1, "y2", Lifetime::Playing)
+            .compare_and_set("after", 1, "y2", LogWrite::Append("e"), Lifetime::Playing)
             .await
             .unwrap(),
         2
@@ -304,7 +380,10 @@ async fn an_outage_gives_unavailable_errors_and_the_store_recovers() {
 async fn a_frozen_redis_times_out_instead_of_hanging() {
     let server = RedisServer::start();
     let store = store(&server, DAY).await;
-    store.create("g", "x", Lifetime::Playing).await.unwrap();
+    store
+        .create("g", "x", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
 
     server.signal("-STOP");
     let started = Instant::now();

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use halma_server::store::{Lifetime, Lookup, Store, StoreError, StoredGame};
+use halma_server::store::{Lifetime, LogWrite, Lookup, Store, StoreError, StoredGame};
 use tokio::sync::Barrier;
 
 /// TTL for the expiry test: long enough for a loaded machine, short enough to wait for.
@@ -13,99 +13,172 @@ pub const SHORT_TTL: Duration = Duration::from_millis(800);
 pub async fn create_get_and_compare_and_set(store: &Store) {
     assert_eq!(
         store
-            .create("g1", r#"{"moves":[]}"#, Lifetime::Playing)
+            .create("g1", r#"{"head":1}"#, "e1", Lifetime::Playing)
             .await
             .unwrap(),
         1
     );
     assert_eq!(
         store.get("g1").await.unwrap(),
-        Some(StoredGame {
-            version: 1,
-            document: r#"{"moves":[]}"#.to_owned()
-        })
+        Some(game(1, r#"{"head":1}"#, &["e1"]))
     );
     assert_eq!(
         store
-            .compare_and_set("g1", 1, r#"{"moves":["a1-b2"]}"#, Lifetime::Playing)
+            .compare_and_set(
+                "g1",
+                1,
+                r#"{"head":2}"#,
+                LogWrite::Append("e2"),
+                Lifetime::Playing
+            )
             .await
             .unwrap(),
         2
     );
     assert_eq!(
         store
-            .compare_and_set("g1", 2, r#"{"moves":["a1-b2","c3-d4"]}"#, Lifetime::Playing)
+            .compare_and_set(
+                "g1",
+                2,
+                r#"{"head":3}"#,
+                LogWrite::Append("e3"),
+                Lifetime::Playing
+            )
             .await
             .unwrap(),
         3
     );
-    let game = store.get("g1").await.unwrap().unwrap();
-    assert_eq!(game.version, 3);
-    assert_eq!(game.document, r#"{"moves":["a1-b2","c3-d4"]}"#);
+    assert_eq!(
+        store.get("g1").await.unwrap(),
+        Some(game(3, r#"{"head":3}"#, &["e1", "e2", "e3"]))
+    );
+    // A log replaced whole (a game moving into the log) has one entry per version.
+    let all = ["r1", "r2", "r3", "r4"].map(String::from);
+    assert_eq!(
+        store
+            .compare_and_set("g1", 3, "h4", LogWrite::Replace(&all), Lifetime::Playing)
+            .await
+            .unwrap(),
+        4
+    );
+    assert_eq!(
+        store.get("g1").await.unwrap(),
+        Some(game(4, "h4", &["r1", "r2", "r3", "r4"]))
+    );
+    // A write that would leave the log without one entry per version is refused, and
+    // changes nothing.
+    assert!(matches!(
+        store
+            .compare_and_set("g1", 4, "h5", LogWrite::Replace(&all), Lifetime::Playing)
+            .await,
+        Err(StoreError::Corrupt { .. })
+    ));
+    assert_eq!(store.get("g1").await.unwrap().unwrap().version, 4);
     store.ping().await.unwrap();
 }
 
-/// A reader holding a version gets "unchanged" while it is current, else the stored game.
+/// A stored game, whole.
+fn game(version: u64, head: &str, log: &[&str]) -> StoredGame {
+    StoredGame {
+        version,
+        head: head.to_owned(),
+        log: log.iter().map(|e| (*e).to_owned()).collect(),
+    }
+}
+
+/// A reader holding a version gets "unchanged" while it is current, the head and the entries
+/// written since when it is behind, and the whole game for a version the store never had.
 pub async fn get_if_changed_sends_the_document_only_when_it_changed(store: &Store) {
-    store.create("g3", "v1", Lifetime::Playing).await.unwrap();
-    assert_eq!(
-        store.get_if_changed("g3", 1).await.unwrap(),
-        Some(Lookup::Unchanged)
-    );
-    let changed = |version, document: &str| {
-        Some(Lookup::Changed(StoredGame {
-            version,
-            document: document.to_owned(),
-        }))
-    };
-    // A version the store never had (ahead, or of another game) is not current either.
-    assert_eq!(
-        store.get_if_changed("g3", 7).await.unwrap(),
-        changed(1, "v1")
-    );
     store
-        .compare_and_set("g3", 1, "v2", Lifetime::Playing)
+        .create("g3", "v1", "e1", Lifetime::Playing)
         .await
         .unwrap();
     assert_eq!(
         store.get_if_changed("g3", 1).await.unwrap(),
-        changed(2, "v2")
+        Some(Lookup::Unchanged)
+    );
+    // A version the store never had (ahead, or of another game) is not current either.
+    for never in [0, 7] {
+        assert_eq!(
+            store.get_if_changed("g3", never).await.unwrap(),
+            Some(Lookup::Changed(game(1, "v1", &["e1"])))
+        );
+    }
+    for (version, head, entry) in [(1, "v2", "e2"), (2, "v3", "e3")] {
+        store
+            .compare_and_set(
+                "g3",
+                version,
+                head,
+                LogWrite::Append(entry),
+                Lifetime::Playing,
+            )
+            .await
+            .unwrap();
+    }
+    let appended = |entries: &[&str]| {
+        Some(Lookup::Appended {
+            version: 3,
+            head: "v3".to_owned(),
+            entries: entries.iter().map(|e| (*e).to_owned()).collect(),
+        })
+    };
+    assert_eq!(
+        store.get_if_changed("g3", 1).await.unwrap(),
+        appended(&["e2", "e3"])
     );
     assert_eq!(
         store.get_if_changed("g3", 2).await.unwrap(),
+        appended(&["e3"])
+    );
+    assert_eq!(
+        store.get_if_changed("g3", 3).await.unwrap(),
         Some(Lookup::Unchanged)
     );
     assert_eq!(store.get_if_changed("nobody", 1).await.unwrap(), None);
     // The read changed nothing.
-    let game = store.get("g3").await.unwrap().unwrap();
-    assert_eq!((game.version, game.document.as_str()), (2, "v2"));
+    assert_eq!(
+        store.get("g3").await.unwrap(),
+        Some(game(3, "v3", &["e1", "e2", "e3"]))
+    );
 }
 
 pub async fn create_refuses_a_taken_id(store: &Store) {
     assert_eq!(
         store
-            .create("taken", "first", Lifetime::Playing)
+            .create("taken", "first", "e1", Lifetime::Playing)
             .await
             .unwrap(),
         1
     );
     assert!(matches!(
-        store.create("taken", "second", Lifetime::Playing).await,
+        store
+            .create("taken", "second", "e1", Lifetime::Playing)
+            .await,
         Err(StoreError::AlreadyExists)
     ));
     let game = store.get("taken").await.unwrap().unwrap();
-    assert_eq!((game.version, game.document.as_str()), (1, "first"));
+    assert_eq!((game.version, game.head.as_str()), (1, "first"));
 }
 
 pub async fn stale_versions_get_the_current_one(store: &Store) {
-    store.create("g2", "v1", Lifetime::Playing).await.unwrap();
     store
-        .compare_and_set("g2", 1, "v2", Lifetime::Playing)
+        .create("g2", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
+    store
+        .compare_and_set("g2", 1, "v2", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     for stale in [1, 3, 99] {
         match store
-            .compare_and_set("g2", stale, "lost", Lifetime::Playing)
+            .compare_and_set(
+                "g2",
+                stale,
+                "lost",
+                LogWrite::Append("e"),
+                Lifetime::Playing,
+            )
             .await
         {
             Err(StoreError::VersionMismatch { current }) => assert_eq!(current, 2),
@@ -113,14 +186,14 @@ pub async fn stale_versions_get_the_current_one(store: &Store) {
         }
     }
     let game = store.get("g2").await.unwrap().unwrap();
-    assert_eq!((game.version, game.document.as_str()), (2, "v2"));
+    assert_eq!((game.version, game.head.as_str()), (2, "v2"));
 }
 
 pub async fn unknown_games_are_not_found(store: &Store) {
     assert_eq!(store.get("nobody").await.unwrap(), None);
     assert!(matches!(
         store
-            .compare_and_set("nobody", 1, "x", Lifetime::Playing)
+            .compare_and_set("nobody", 1, "x", LogWrite::Append("e"), Lifetime::Playing)
             .await,
         Err(StoreError::NotFound)
     ));
@@ -130,12 +203,18 @@ pub async fn unknown_games_are_not_found(store: &Store) {
 
 /// `store` must have been made with [`SHORT_TTL`].
 pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
-    store.create("idle", "v1", Lifetime::Playing).await.unwrap();
-    store.create("busy", "v1", Lifetime::Playing).await.unwrap();
+    store
+        .create("idle", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
+    store
+        .create("busy", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
     tokio::time::sleep(SHORT_TTL / 2 + Duration::from_millis(100)).await;
     // A write restarts the timer; a read does not.
     store
-        .compare_and_set("busy", 1, "v2", Lifetime::Playing)
+        .compare_and_set("busy", 1, "v2", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     assert!(store.get("idle").await.unwrap().is_some());
@@ -148,7 +227,7 @@ pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
     assert_eq!(store.get_if_changed("idle", 1).await.unwrap(), None);
     assert!(matches!(
         store
-            .compare_and_set("idle", 1, "late", Lifetime::Playing)
+            .compare_and_set("idle", 1, "late", LogWrite::Append("e"), Lifetime::Playing)
             .await,
         Err(StoreError::NotFound)
     ));
@@ -165,7 +244,7 @@ pub async fn idle_games_expire_and_writes_restart_the_timer(store: &Store) {
     // An expired id is free again.
     assert_eq!(
         store
-            .create("idle", "new", Lifetime::Playing)
+            .create("idle", "new", "e1", Lifetime::Playing)
             .await
             .unwrap(),
         1
@@ -183,7 +262,10 @@ pub struct RaceOutcome {
 /// number once.
 pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOutcome {
     const TASKS: usize = 50;
-    store.create("race", "[]", Lifetime::Playing).await.unwrap();
+    store
+        .create("race", "[]", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
     let start = Arc::new(Barrier::new(TASKS));
     let conflicts = Arc::new(AtomicUsize::new(0));
     let mut handles = Vec::with_capacity(TASKS);
@@ -195,13 +277,19 @@ pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOu
             start.wait().await;
             loop {
                 let game = store.get("race").await.unwrap().unwrap();
-                let mut list: Vec<usize> = serde_json::from_str(&game.document).unwrap();
+                let mut list: Vec<usize> = serde_json::from_str(&game.head).unwrap();
                 list.push(task);
                 // Let the other tasks read the same version before this one writes.
                 tokio::task::yield_now().await;
                 let document = serde_json::to_string(&list).unwrap();
                 match store
-                    .compare_and_set("race", game.version, &document, Lifetime::Playing)
+                    .compare_and_set(
+                        "race",
+                        game.version,
+                        &document,
+                        LogWrite::Append("e"),
+                        Lifetime::Playing,
+                    )
                     .await
                 {
                     Ok(version) => {
@@ -221,7 +309,7 @@ pub async fn concurrent_read_modify_write_loses_nothing(store: &Store) -> RaceOu
         handle.await.unwrap();
     }
     let game = store.get("race").await.unwrap().unwrap();
-    let mut list: Vec<usize> = serde_json::from_str(&game.document).unwrap();
+    let mut list: Vec<usize> = serde_json::from_str(&game.head).unwrap();
     list.sort_unstable();
     assert_eq!(list, (0..TASKS).collect::<Vec<_>>(), "an update was lost");
     assert_eq!(game.version, 51);
@@ -254,18 +342,21 @@ pub async fn watchers_hear_of_writes(writer: &Store, reader: &Store) {
     for w in [&mut watch, &mut other] {
         let _ = tokio::time::timeout(Duration::from_millis(20), w.changed()).await;
     }
-    writer.create("w1", "v1", Lifetime::Playing).await.unwrap();
+    writer
+        .create("w1", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
     assert!(hears(&mut watch).await, "the creation was not announced");
     assert_eq!(watch.latest(), 1);
     writer
-        .compare_and_set("w1", 1, "v2", Lifetime::Playing)
+        .compare_and_set("w1", 1, "v2", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     assert!(hears(&mut watch).await, "the write was not announced");
     assert_eq!(watch.latest(), 2);
     // A failed write announces nothing.
     assert!(writer
-        .compare_and_set("w1", 1, "stale", Lifetime::Playing)
+        .compare_and_set("w1", 1, "stale", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .is_err());
     assert!(
@@ -282,11 +373,11 @@ pub async fn watchers_hear_of_writes(writer: &Store, reader: &Store) {
     );
     // Several writes before the watcher looks: it wakes once and sees the newest version.
     writer
-        .compare_and_set("w1", 2, "v3", Lifetime::Playing)
+        .compare_and_set("w1", 2, "v3", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     writer
-        .compare_and_set("w1", 3, "v4", Lifetime::Playing)
+        .compare_and_set("w1", 3, "v4", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -302,9 +393,12 @@ pub async fn deletes_check_the_version_and_are_announced(writer: &Store, reader:
     let mut watch = reader.changes().watch("d1");
     tokio::time::sleep(Duration::from_millis(200)).await;
     let _ = tokio::time::timeout(Duration::from_millis(20), watch.changed()).await;
-    writer.create("d1", "v1", Lifetime::Waiting).await.unwrap();
     writer
-        .compare_and_set("d1", 1, "v2", Lifetime::Waiting)
+        .create("d1", "v1", "e1", Lifetime::Waiting)
+        .await
+        .unwrap();
+    writer
+        .compare_and_set("d1", 1, "v2", LogWrite::Append("e"), Lifetime::Waiting)
         .await
         .unwrap();
     assert!(matches!(
@@ -335,7 +429,10 @@ pub async fn deletes_check_the_version_and_are_announced(writer: &Store, reader:
     ));
     // The id is free again.
     assert_eq!(
-        writer.create("d1", "new", Lifetime::Playing).await.unwrap(),
+        writer
+            .create("d1", "new", "e1", Lifetime::Playing)
+            .await
+            .unwrap(),
         1
     );
 }
@@ -343,14 +440,20 @@ pub async fn deletes_check_the_version_and_are_announced(writer: &Store, reader:
 /// `store` must have been made with a game TTL of a day and a waiting TTL of [`SHORT_TTL`]: a
 /// waiting game expires after the short time; once it is written as playing, after the long.
 pub async fn waiting_games_have_a_timer_of_their_own(store: &Store) {
-    store.create("wait", "v1", Lifetime::Waiting).await.unwrap();
     store
-        .create("start", "v1", Lifetime::Waiting)
+        .create("wait", "v1", "e1", Lifetime::Waiting)
         .await
         .unwrap();
-    store.create("play", "v1", Lifetime::Playing).await.unwrap();
     store
-        .compare_and_set("start", 1, "v2", Lifetime::Playing)
+        .create("start", "v1", "e1", Lifetime::Waiting)
+        .await
+        .unwrap();
+    store
+        .create("play", "v1", "e1", Lifetime::Playing)
+        .await
+        .unwrap();
+    store
+        .compare_and_set("start", 1, "v2", LogWrite::Append("e"), Lifetime::Playing)
         .await
         .unwrap();
     tokio::time::sleep(SHORT_TTL + Duration::from_millis(300)).await;

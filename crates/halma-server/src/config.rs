@@ -3,7 +3,8 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `HALMA_BIND` | address to listen on, `HOST:PORT` | `127.0.0.1:8080` |
-//! | `REDIS_URL` | Redis store, `redis://[user:password@]host[:port][/db]` | unset: embedded in-memory store |
+//! | `REDIS_URL` | Redis store, `redis://[user:password@]host[:port][/db]`; or a Redis Cluster, `redis+cluster://[user:password@]host:port[,host:port...]` | unset: embedded in-memory store |
+//! | `REDIS_CLUSTER_URLS` | Redis Cluster store: seed nodes, a comma list of `redis://[user:password@]host:port` (one is enough); not with a `REDIS_URL` | unset |
 //! | `HALMA_GAME_TTL_SECS` | idle time after which a game expires | `2592000` (30 days) |
 //! | `HALMA_WAITING_TTL_SECS` | idle time after which a game waiting for players expires (no join or leave) | `3600` (1 hour) |
 //! | `HALMA_MAX_BODY_BYTES` | largest accepted request body | `65536` (64 KiB) |
@@ -92,8 +93,11 @@ const MAX_GAME_CACHE: usize = 10_000_000;
 pub struct Config {
     /// Address to listen on (`HOST:PORT`; port 0 picks a free port).
     pub bind: String,
-    /// The Redis store, or `None` for the embedded in-memory store.
+    /// The Redis store, or `None` for the embedded in-memory store (or a cluster).
     pub redis_url: Option<RedisUrl>,
+    /// Seed nodes of a Redis Cluster: not empty selects the cluster store (`redis_url` is then
+    /// `None`).
+    pub redis_cluster: Vec<RedisUrl>,
     /// Idle time after which a game expires (every write restarts it).
     pub game_ttl: Duration,
     /// Idle time after which a game waiting for players expires (a join or leave restarts
@@ -220,6 +224,7 @@ impl Default for Config {
         Self {
             bind: DEFAULT_BIND.to_owned(),
             redis_url: None,
+            redis_cluster: Vec::new(),
             game_ttl: DEFAULT_GAME_TTL,
             waiting_ttl: DEFAULT_WAITING_TTL,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
@@ -275,12 +280,15 @@ impl Config {
             }
         };
         let defaults = Self::default();
+        let (redis_url, redis_cluster) =
+            redis_target(var("REDIS_URL")?, var("REDIS_CLUSTER_URLS")?)?;
         Ok(Self {
             bind: match var("HALMA_BIND")? {
                 Some(text) => parse_bind(&text)?,
                 None => defaults.bind,
             },
-            redis_url: var("REDIS_URL")?.map(RedisUrl::parse).transpose()?,
+            redis_url,
+            redis_cluster,
             game_ttl: match var("HALMA_GAME_TTL_SECS")? {
                 Some(text) => Duration::from_secs(parse_in_range(
                     "HALMA_GAME_TTL_SECS",
@@ -443,11 +451,16 @@ impl RedisUrl {
     /// A [`ConfigError`] for `REDIS_URL` when the URL is not usable; it does not repeat
     /// the password.
     pub fn parse(text: impl Into<String>) -> Result<Self, ConfigError> {
+        Self::parse_for("REDIS_URL", text)
+    }
+
+    /// [`parse`](Self::parse), an error naming `variable`.
+    fn parse_for(variable: &'static str, text: impl Into<String>) -> Result<Self, ConfigError> {
         let url = Self(text.into());
         match ::redis::Client::open(url.0.as_str()) {
             Ok(_) => Ok(url),
             Err(err) => Err(ConfigError::new(
-                "REDIS_URL",
+                variable,
                 format!(
                     "not a usable Redis URL ({}): expected redis://[user:password@]host[:port][/db]",
                     err.category()
@@ -490,6 +503,60 @@ impl RedisUrl {
 
 fn is_secret_query_key(key: &str) -> bool {
     key.eq_ignore_ascii_case("pass") || key.eq_ignore_ascii_case("password")
+}
+
+/// The store that `REDIS_URL` and `REDIS_CLUSTER_URLS` ask for: one server, or the seed nodes
+/// of a cluster (from the list, or from a `redis+cluster://` URL).
+fn redis_target(
+    url: Option<String>,
+    cluster: Option<String>,
+) -> Result<(Option<RedisUrl>, Vec<RedisUrl>), ConfigError> {
+    match (url, cluster) {
+        (Some(_), Some(_)) => Err(ConfigError::new(
+            "REDIS_CLUSTER_URLS",
+            "set either REDIS_URL or REDIS_CLUSTER_URLS, not both",
+        )),
+        (None, Some(list)) => {
+            let nodes = list
+                .split(',')
+                .map(str::trim)
+                .filter(|node| !node.is_empty())
+                .map(|node| RedisUrl::parse_for("REDIS_CLUSTER_URLS", node))
+                .collect::<Result<Vec<_>, _>>()?;
+            if nodes.is_empty() {
+                return Err(ConfigError::new("REDIS_CLUSTER_URLS", "no node is given"));
+            }
+            Ok((None, nodes))
+        }
+        (Some(url), None) => match url.strip_prefix("redis+cluster://") {
+            Some(rest) => Ok((None, cluster_seeds(rest)?)),
+            None => Ok((Some(RedisUrl::parse(url)?), Vec::new())),
+        },
+        (None, None) => Ok((None, Vec::new())),
+    }
+}
+
+/// The seed nodes of `[user:password@]host:port[,host:port...][/...]`, each a `redis://` URL
+/// with the credentials.
+fn cluster_seeds(rest: &str) -> Result<Vec<RedisUrl>, ConfigError> {
+    let authority = rest.split(['/', '?']).next().unwrap_or_default();
+    let (credentials, hosts) = match authority.rsplit_once('@') {
+        Some((credentials, hosts)) => (format!("{credentials}@"), hosts),
+        None => (String::new(), authority),
+    };
+    let nodes = hosts
+        .split(',')
+        .map(str::trim)
+        .filter(|host| !host.is_empty())
+        .map(|host| RedisUrl::parse(format!("redis://{credentials}{host}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if nodes.is_empty() {
+        return Err(ConfigError::new(
+            "REDIS_URL",
+            "a redis+cluster:// URL needs at least one host:port",
+        ));
+    }
+    Ok(nodes)
 }
 
 impl fmt::Debug for RedisUrl {
@@ -536,6 +603,55 @@ mod tests {
     }
 
     #[test]
+    fn a_redis_cluster_is_named_by_its_nodes_or_a_cluster_url() {
+        let nodes = |urls: &[&str]| -> Vec<RedisUrl> {
+            urls.iter()
+                .filter_map(|u| RedisUrl::parse(*u).ok())
+                .collect()
+        };
+        let listed = config_from(&[(
+            "REDIS_CLUSTER_URLS",
+            "redis://127.0.0.1:7000, redis://127.0.0.1:7001",
+        )])
+        .ok();
+        assert_eq!(
+            listed.map(|c| (c.redis_url, c.redis_cluster)),
+            Some((
+                None,
+                nodes(&["redis://127.0.0.1:7000", "redis://127.0.0.1:7001"])
+            ))
+        );
+        let url = config_from(&[(
+            "REDIS_URL",
+            "redis+cluster://:pw@10.0.0.1:7000,10.0.0.2:7000/",
+        )])
+        .ok();
+        assert_eq!(
+            url.map(|c| (c.redis_url, c.redis_cluster)),
+            Some((
+                None,
+                nodes(&["redis://:pw@10.0.0.1:7000", "redis://:pw@10.0.0.2:7000"])
+            ))
+        );
+        for bad in [
+            vec![("REDIS_CLUSTER_URLS", " , ")],
+            vec![("REDIS_CLUSTER_URLS", "http://x:1")],
+            vec![("REDIS_URL", "redis+cluster:///")],
+            vec![
+                ("REDIS_URL", "redis://127.0.0.1"),
+                ("REDIS_CLUSTER_URLS", "redis://127.0.0.1:7000"),
+            ],
+        ] {
+            let err = config_from(&bad).err();
+            assert!(
+                err.as_ref()
+                    .is_some_and(|e| e.variable.starts_with("REDIS")),
+                "{bad:?}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
     fn every_variable_is_read() {
         let config = config_from(&[
             ("HALMA_BIND", "0.0.0.0:9000"),
@@ -561,6 +677,7 @@ mod tests {
         let expected = Config {
             bind: "0.0.0.0:9000".to_owned(),
             redis_url: RedisUrl::parse("redis://127.0.0.1:6390/2").ok(),
+            redis_cluster: Vec::new(),
             game_ttl: Duration::from_secs(60),
             waiting_ttl: Duration::from_secs(30),
             max_body_bytes: 2048,

@@ -10,7 +10,7 @@ use actix_web::middleware::{from_fn, ErrorHandlers};
 use actix_web::{web, App, HttpServer};
 use utoipa::OpenApi as _;
 
-use crate::config::{Config, CorsOrigins};
+use crate::config::{Config, CorsOrigins, RedisUrl};
 use crate::error::ApiError;
 use crate::extractors;
 use crate::limits;
@@ -56,6 +56,14 @@ impl Application {
         match &config.redis_url {
             Some(url) => {
                 tracing::info!(redis = %url, key_prefix = %config.key_prefix, "game store: Redis")
+            }
+            None if !config.redis_cluster.is_empty() => {
+                let nodes: Vec<String> = config
+                    .redis_cluster
+                    .iter()
+                    .map(RedisUrl::redacted)
+                    .collect();
+                tracing::info!(nodes = ?nodes, key_prefix = %config.key_prefix, "game store: Redis Cluster");
             }
             None => tracing::info!(
                 "game store: in memory (set REDIS_URL to share games between instances)"

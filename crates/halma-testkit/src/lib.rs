@@ -14,7 +14,9 @@
 
 mod app;
 pub mod chromium;
+mod cluster;
 mod redis;
 
 pub use app::{redis_config, spawn_app, two_player_star};
+pub use cluster::RedisCluster;
 pub use redis::{free_port, RedisServer, StartError};

@@ -105,7 +105,7 @@ impl RedisServer {
 
     /// Starts a server on `port` with `extra` arguments after the defaults (which they
     /// override).
-    fn start_with(port: u16, extra: &[String]) -> Result<RedisServer, StartError> {
+    pub(crate) fn start_with(port: u16, extra: &[String]) -> Result<RedisServer, StartError> {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])

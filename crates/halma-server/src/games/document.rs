@@ -352,9 +352,11 @@ impl Document {
             }
             FORMAT_WHOLE => {}
             FORMAT_WITHOUT_GRACE => doc.pin_no_grace()?,
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "document format {other} is not {FORMAT_WITHOUT_GRACE}, {FORMAT_WHOLE} or {FORMAT}"
-            )),
+            ))
+            }
         }
         Ok(doc)
     }

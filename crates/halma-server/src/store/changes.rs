@@ -14,20 +14,63 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use super::Version;
 
 /// The watchers of this instance, by game id; cheap to clone (clones share the watchers).
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
-    watchers: Arc<Mutex<HashMap<String, watch::Sender<Version>>>>,
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    watchers: Mutex<HashMap<String, watch::Sender<Version>>>,
+    /// Told when a game gets its first watcher and when it loses its last, for a feed that
+    /// subscribes per game (Redis Cluster's sharded channels).
+    interest: Option<mpsc::UnboundedSender<Interest>>,
+}
+
+/// A game's watchers came or went (see [`Changes::with_interest`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Interest {
+    /// The game has its first watcher.
+    Watched(String),
+    /// The game has no watcher left.
+    Unwatched(String),
 }
 
 impl Changes {
     /// No watchers yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// No watchers yet; the receiver hears which games are watched and when they no longer
+    /// are, in order.
+    pub(super) fn with_interest() -> (Self, mpsc::UnboundedReceiver<Interest>) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let changes = Self {
+            shared: Arc::new(Shared {
+                watchers: Mutex::default(),
+                interest: Some(sender),
+            }),
+        };
+        (changes, receiver)
+    }
+
+    /// Wakes the watchers of game `id`, to read it again (as [`wake_all`](Self::wake_all)
+    /// does for every game).
+    pub fn wake(&self, id: &str) {
+        if let Some(sender) = self.lock().get(id) {
+            sender.send_modify(|known| *known = 0);
+        }
+    }
+
+    /// The games watched now.
+    pub(super) fn watched(&self) -> Vec<String> {
+        self.lock().keys().cloned().collect()
     }
 
     /// Announces that game `id` is now at `version`: its watchers wake unless this version is
@@ -63,13 +106,17 @@ impl Changes {
             None => {
                 let (sender, receiver) = watch::channel(0);
                 watchers.insert(id.to_owned(), sender);
+                if let Some(interest) = &self.shared.interest {
+                    // Sent under the lock, so that it is ordered with the `Unwatched` of drop.
+                    let _ = interest.send(Interest::Watched(id.to_owned()));
+                }
                 receiver
             }
         };
         Watch {
             id: id.to_owned(),
             receiver,
-            watchers: Arc::downgrade(&self.watchers),
+            shared: Arc::downgrade(&self.shared),
         }
     }
 
@@ -79,23 +126,23 @@ impl Changes {
     }
 
     pub(super) fn downgrade(&self) -> WeakChanges {
-        WeakChanges(Arc::downgrade(&self.watchers))
+        WeakChanges(Arc::downgrade(&self.shared))
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<Version>>> {
-        lock(&self.watchers)
+        lock(&self.shared.watchers)
     }
 }
 
 /// A handle on [`Changes`] that does not keep them alive: held by the task that feeds them
 /// from Redis, which ends when the store is gone.
 #[derive(Clone, Debug)]
-pub(super) struct WeakChanges(Weak<Mutex<HashMap<String, watch::Sender<Version>>>>);
+pub(super) struct WeakChanges(Weak<Shared>);
 
 impl WeakChanges {
     /// The changes, unless every store holding them was dropped.
     pub(super) fn upgrade(&self) -> Option<Changes> {
-        self.0.upgrade().map(|watchers| Changes { watchers })
+        self.0.upgrade().map(|shared| Changes { shared })
     }
 }
 
@@ -109,7 +156,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct Watch {
     id: String,
     receiver: watch::Receiver<Version>,
-    watchers: Weak<Mutex<HashMap<String, watch::Sender<Version>>>>,
+    shared: Weak<Shared>,
 }
 
 impl Watch {
@@ -131,16 +178,19 @@ impl Watch {
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        let Some(watchers) = self.watchers.upgrade() else {
+        let Some(shared) = self.shared.upgrade() else {
             return;
         };
-        let mut watchers = lock(&watchers);
+        let mut watchers = lock(&shared.watchers);
         // This watcher's receiver is still alive here: it is the last when the count is one.
         if watchers
             .get(&self.id)
             .is_some_and(|sender| sender.receiver_count() <= 1)
         {
             watchers.remove(&self.id);
+            if let Some(interest) = &shared.interest {
+                let _ = interest.send(Interest::Unwatched(self.id.clone()));
+            }
         }
     }
 }

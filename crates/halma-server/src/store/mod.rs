@@ -179,7 +179,8 @@ pub enum Store {
 }
 
 impl Store {
-    /// The store the configuration asks for: Redis when `REDIS_URL` is set, memory otherwise.
+    /// The store the configuration asks for: a Redis Cluster when cluster nodes are given,
+    /// Redis when `REDIS_URL` is set, memory otherwise.
     ///
     /// The Redis connection is opened lazily, so the service starts while Redis is down and
     /// reports itself unready until Redis answers.
@@ -187,6 +188,23 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] when the Redis client rejects the URL.
     pub async fn from_config(config: &Config) -> Result<Self, StoreError> {
+        if !config.redis_cluster.is_empty() {
+            let nodes: Vec<String> = config
+                .redis_cluster
+                .iter()
+                .map(|url| url.expose_secret().to_owned())
+                .collect();
+            return Ok(Self::Redis(
+                RedisStore::open_cluster(
+                    &nodes,
+                    &config.key_prefix,
+                    config.game_ttl,
+                    config.store_timeout,
+                )
+                .await?
+                .with_waiting_ttl(config.waiting_ttl),
+            ));
+        }
         Ok(match &config.redis_url {
             Some(url) => Self::Redis(
                 RedisStore::open_with_timeout(

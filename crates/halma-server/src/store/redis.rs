@@ -26,9 +26,12 @@ use std::future::Future;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{Client, RedisError, Script};
+use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use ::redis::cluster::{ClusterClient, ClusterClientBuilder};
+use ::redis::cluster_async::ClusterConnection;
+use ::redis::{Client, PushKind, RedisError, RedisFuture, Script, Value};
 use futures_util::StreamExt as _;
+use tokio::sync::OnceCell;
 
 use super::changes::{Changes, WeakChanges};
 use super::{Counters, Lifetime, LogWrite, Lookup, StoreError, StoredGame, Version};
@@ -50,7 +53,8 @@ const SUBSCRIBE_CHECK: Duration = Duration::from_secs(1);
 
 /// Creates a game unless its key exists.
 /// KEYS[1] game key, KEYS[2] its log; ARGV[1] head; ARGV[2] the log's first entry; ARGV[3] TTL
-/// in milliseconds; ARGV[4] change channel; ARGV[5] game id. Returns 1, or 0 if taken.
+/// in milliseconds; ARGV[4] the publish command (`PUBLISH`, or `SPUBLISH` on a cluster) and
+/// ARGV[5] the change channel; ARGV[6] game id. Returns 1, or 0 if taken.
 static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -62,7 +66,7 @@ redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('PUBLISH', ARGV[4], '1 ' .. ARGV[5])
+redis.call(ARGV[4], ARGV[5], '1 ' .. ARGV[6])
 return 1
 ",
     )
@@ -71,10 +75,11 @@ return 1
 /// Replaces a game's head and writes its log if its version is the expected one, and then adds
 /// the counters.
 /// KEYS[1] game key; KEYS[2] its log; KEYS[3] the set of counter set names; KEYS[4..] the
-/// counter hashes. ARGV[1] expected version; ARGV[2] head; ARGV[3] TTL in milliseconds; ARGV[4]
-/// change channel; ARGV[5] game id; ARGV[6] `a` to append to the log, `r` to replace it;
-/// ARGV[7] the number n of entries, then the n entries; then per counter hash (in the order of
-/// KEYS[4..]): its name, the number m of fields, and m pairs of field and increment.
+/// counter hashes (none on a cluster: they live in another slot). ARGV[1] expected version;
+/// ARGV[2] head; ARGV[3] TTL in milliseconds; ARGV[4] the publish command and ARGV[5] the change
+/// channel; ARGV[6] game id; ARGV[7] `a` to append to the log, `r` to replace it; ARGV[8] the
+/// number n of entries, then the n entries; then per counter hash (in the order of KEYS[4..]):
+/// its name, the number m of fields, and m pairs of field and increment.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
@@ -90,8 +95,8 @@ end
 if current ~= ARGV[1] then
   return {1, current}
 end
-local entries = tonumber(ARGV[7])
-if ARGV[6] == 'a' then
+local entries = tonumber(ARGV[8])
+if ARGV[7] == 'a' then
   local logged = redis.call('LLEN', KEYS[2])
   if logged ~= tonumber(current) then
     return {3, 'the log has ' .. logged .. ' entries at version ' .. current}
@@ -101,15 +106,15 @@ elseif entries ~= tonumber(current) + 1 then
 end
 local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'doc', ARGV[2])
-if ARGV[6] == 'r' then
+if ARGV[7] == 'r' then
   redis.call('DEL', KEYS[2])
 end
 for i = 1, entries do
-  redis.call('RPUSH', KEYS[2], ARGV[7 + i])
+  redis.call('RPUSH', KEYS[2], ARGV[8 + i])
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local at = 8 + entries
+local at = 9 + entries
 for k = 4, #KEYS do
   redis.call('SADD', KEYS[3], ARGV[at])
   local fields = tonumber(ARGV[at + 1])
@@ -119,14 +124,15 @@ for k = 4, #KEYS do
     at = at + 2
   end
 end
-redis.call('PUBLISH', ARGV[4], new .. ' ' .. ARGV[5])
+redis.call(ARGV[4], ARGV[5], new .. ' ' .. ARGV[6])
 return {2, new}
 ",
     )
 });
 
 /// Removes a game if its version is the expected one.
-/// KEYS[1] game key, KEYS[2] its log; ARGV[1] expected version; ARGV[2] change channel; ARGV[3] game id.
+/// KEYS[1] game key, KEYS[2] its log; ARGV[1] expected version; ARGV[2] the publish command
+/// and ARGV[3] the change channel; ARGV[4] game id.
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch; {2, ''}
 /// removed; {3, detail} corrupt record.
 static DELETE: LazyLock<Script> = LazyLock::new(|| {
@@ -143,7 +149,7 @@ if current ~= ARGV[1] then
   return {1, current}
 end
 redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('PUBLISH', ARGV[2], (tonumber(current) + 1) .. ' ' .. ARGV[3])
+redis.call(ARGV[2], ARGV[3], (tonumber(current) + 1) .. ' ' .. ARGV[4])
 return {2, ''}
 ",
     )
@@ -163,6 +169,27 @@ for _, key in ipairs(KEYS) do
   end
 end
 return changed
+",
+    )
+});
+
+/// Adds counters (on a cluster, after the write that finished the game: the counters live in a
+/// slot of their own). KEYS[1] the set of counter set names; KEYS[2..] the counter hashes;
+/// ARGV per hash: its name, the number m of fields, and m pairs of field and increment.
+static COUNT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local at = 1
+for k = 2, #KEYS do
+  redis.call('SADD', KEYS[1], ARGV[at])
+  local fields = tonumber(ARGV[at + 1])
+  at = at + 2
+  for _ = 1, fields do
+    redis.call('HINCRBY', KEYS[k], ARGV[at], ARGV[at + 1])
+    at = at + 2
+  end
+end
+return 1
 ",
     )
 });
@@ -263,7 +290,7 @@ return {0, 0}
 /// A Redis-backed store; cheap to clone (clones share the connection).
 #[derive(Clone)]
 pub struct RedisStore {
-    connection: ConnectionManager,
+    link: Link,
     key_prefix: Arc<str>,
     /// Upper bound on one operation: a Redis that does not answer fails fast.
     timeout: Duration,
@@ -282,7 +309,59 @@ impl std::fmt::Debug for RedisStore {
             .field("timeout", &self.timeout)
             .field("ttl_millis", &self.ttl_millis)
             .field("waiting_ttl_millis", &self.waiting_ttl_millis)
+            .field("cluster", &self.is_cluster())
             .finish_non_exhaustive()
+    }
+}
+
+/// How a store reaches Redis: one server through a reconnecting manager, or a cluster
+/// through the cluster client (connected on first use, and again after a failed attempt).
+#[derive(Clone)]
+enum Link {
+    Single(ConnectionManager),
+    /// Boxed: the cluster client is large, and stores are moved and cloned often.
+    Cluster(Arc<ClusterLink>),
+}
+
+/// The cluster client and its connection once made.
+struct ClusterLink {
+    client: ClusterClient,
+    connection: OnceCell<ClusterConnection>,
+}
+
+/// A connection for one operation: commands and scripts are routed by their first key on a
+/// cluster.
+#[derive(Clone)]
+enum Connection {
+    Single(ConnectionManager),
+    Cluster(ClusterConnection),
+}
+
+impl ConnectionLike for Connection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a ::redis::Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Self::Single(connection) => connection.req_packed_command(cmd),
+            Self::Cluster(connection) => connection.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a ::redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Self::Single(connection) => connection.req_packed_commands(pipeline, offset, count),
+            Self::Cluster(connection) => connection.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Single(connection) => connection.get_db(),
+            Self::Cluster(connection) => connection.get_db(),
+        }
     }
 }
 
@@ -328,7 +407,7 @@ impl RedisStore {
             changes.downgrade(),
         ));
         Ok(Self {
-            connection,
+            link: Link::Single(connection),
             key_prefix: key_prefix.into(),
             timeout,
             ttl_millis: millis(ttl),
@@ -336,6 +415,121 @@ impl RedisStore {
             channel,
             changes,
         })
+    }
+
+    /// A store on the Redis Cluster reached through the seed nodes `urls` (one is enough; the
+    /// client learns the others), as [`open_with_timeout`](Self::open_with_timeout) does for
+    /// one server. Every key of a game carries the game id as its hash tag, so that a game's
+    /// scripts touch one slot; the lobby indexes, the counters and the rate-limit buckets have
+    /// a slot each. Changes go over sharded pub/sub (Redis 7): one channel per game, in the
+    /// game's slot, subscribed to while this instance has watchers of the game.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the client rejects a URL or the prefix holds a brace
+    /// (it would change the hash tags).
+    pub async fn open_cluster(
+        urls: &[String],
+        key_prefix: &str,
+        ttl: Duration,
+        timeout: Duration,
+    ) -> Result<Self, StoreError> {
+        if key_prefix.contains(['{', '}']) {
+            return Err(StoreError::Unavailable(RedisError::from((
+                ::redis::ErrorKind::InvalidClientConfig,
+                "a key prefix on Redis Cluster may not hold braces",
+            ))));
+        }
+        let builder = || {
+            ClusterClientBuilder::new(urls.iter().map(String::as_str))
+                .connection_timeout(CONNECTION_TIMEOUT.min(timeout))
+                .response_timeout(timeout)
+                .retries(u32::try_from(RECONNECT_RETRIES).unwrap_or(2))
+        };
+        let client = builder().build().map_err(StoreError::Unavailable)?;
+        let (pushes, received) = tokio::sync::mpsc::unbounded_channel();
+        let subscriber = builder()
+            .use_protocol(::redis::ProtocolVersion::RESP3)
+            .push_sender(pushes)
+            .build()
+            .map_err(StoreError::Unavailable)?;
+        let (changes, interest) = Changes::with_interest();
+        let store = Self {
+            link: Link::Cluster(Arc::new(ClusterLink {
+                client,
+                connection: OnceCell::new(),
+            })),
+            key_prefix: key_prefix.into(),
+            timeout,
+            ttl_millis: millis(ttl),
+            waiting_ttl_millis: millis(ttl),
+            channel: format!("{key_prefix}changes").into(),
+            changes,
+        };
+        tokio::spawn(follow_shard_changes(
+            subscriber,
+            store.clone_prefix(),
+            store.changes.downgrade(),
+            interest,
+            received,
+        ));
+        Ok(store)
+    }
+
+    /// Whether the store is on a Redis Cluster.
+    pub fn is_cluster(&self) -> bool {
+        matches!(self.link, Link::Cluster(_))
+    }
+
+    fn clone_prefix(&self) -> Arc<str> {
+        Arc::clone(&self.key_prefix)
+    }
+
+    /// A connection for one operation (on a cluster, connecting first if no connection is up).
+    async fn connection(&self) -> Result<Connection, StoreError> {
+        match &self.link {
+            Link::Single(connection) => Ok(Connection::Single(connection.clone())),
+            Link::Cluster(link) => {
+                let connected = tokio::time::timeout(
+                    self.timeout,
+                    link.connection
+                        .get_or_try_init(|| link.client.get_async_connection()),
+                )
+                .await;
+                match connected {
+                    Ok(Ok(connection)) => Ok(Connection::Cluster(connection.clone())),
+                    Ok(Err(err)) => Err(StoreError::Unavailable(err)),
+                    Err(_elapsed) => Err(StoreError::TimedOut(self.timeout)),
+                }
+            }
+        }
+    }
+
+    /// The command the write scripts publish changes with.
+    fn publish_command(&self) -> &'static str {
+        if self.is_cluster() {
+            "SPUBLISH"
+        } else {
+            "PUBLISH"
+        }
+    }
+
+    /// The channel the changes of game `id` are published on: one for every game on one
+    /// server, one per game (in the game's slot) on a cluster.
+    fn channel_of(&self, id: &str) -> String {
+        if self.is_cluster() {
+            shard_channel(&self.key_prefix, id)
+        } else {
+            self.channel.to_string()
+        }
+    }
+
+    /// `name` under the key prefix, in the slot of the hash tag `tag` on a cluster.
+    fn tagged(&self, tag: &str, name: &str) -> String {
+        if self.is_cluster() {
+            format!("{}{{{tag}}}{name}", self.key_prefix)
+        } else {
+            format!("{}{tag}{name}", self.key_prefix)
+        }
     }
 
     /// The store with games waiting for players expiring after `ttl` without writes (by
@@ -355,17 +549,17 @@ impl RedisStore {
 
     /// The Redis key of a counter set.
     fn counters_key(&self, name: &str) -> String {
-        format!("{}stats:{name}", self.key_prefix)
+        self.tagged("stats", &format!(":{name}"))
     }
 
     /// The Redis key of the set of counter set names.
     fn counter_sets_key(&self) -> String {
-        format!("{}stats", self.key_prefix)
+        self.tagged("stats", "")
     }
 
     /// The Redis key of a lobby index.
     fn lobby_key(&self, index: &str) -> String {
-        format!("{}lobby:{index}", self.key_prefix)
+        self.tagged("lobby", &format!(":{index}"))
     }
 
     /// Runs a Redis operation within the store's timeout and classifies its failure.
@@ -387,14 +581,19 @@ impl RedisStore {
         &self.changes
     }
 
-    /// The Redis key of a game (its hash of version and head).
+    /// The Redis key of a game (its hash of version and head); on a cluster the id is the
+    /// hash tag.
     pub fn key(&self, id: &str) -> String {
-        format!("{}game:{id}", self.key_prefix)
+        if self.is_cluster() {
+            format!("{}game:{{{id}}}", self.key_prefix)
+        } else {
+            format!("{}game:{id}", self.key_prefix)
+        }
     }
 
-    /// The Redis key of a game's log.
+    /// The Redis key of a game's log, in the game's slot.
     pub fn log_key(&self, id: &str) -> String {
-        format!("{}game:{id}:log", self.key_prefix)
+        format!("{}:log", self.key(id))
     }
 
     pub(super) async fn create(
@@ -405,7 +604,7 @@ impl RedisStore {
         lifetime: Lifetime,
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let created: i64 = self
             .bounded(&key, async {
                 CREATE
@@ -414,7 +613,8 @@ impl RedisStore {
                     .arg(head)
                     .arg(entry)
                     .arg(self.ttl_millis_of(lifetime))
-                    .arg(&*self.channel)
+                    .arg(self.publish_command())
+                    .arg(self.channel_of(id))
                     .arg(id)
                     .invoke_async(&mut connection)
                     .await
@@ -428,7 +628,7 @@ impl RedisStore {
 
     pub(super) async fn get(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let key = self.key(id);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let reply: (i64, String, String, Vec<String>) = self
             .bounded(&key, async {
                 GET.key(&key)
@@ -450,7 +650,7 @@ impl RedisStore {
         known: Version,
     ) -> Result<Option<Lookup>, StoreError> {
         let key = self.key(id);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let reply: (i64, String, String, Vec<String>) = self
             .bounded(&key, async {
                 GET_IF_CHANGED
@@ -487,15 +687,25 @@ impl RedisStore {
     ) -> Result<Version, StoreError> {
         let key = self.key(id);
         let mut script = COMPARE_AND_SET.key(&key);
-        script.key(self.log_key(id)).key(self.counter_sets_key());
-        for (name, _) in &counters.groups {
+        script.key(self.log_key(id));
+        // On a cluster the counters are in another slot: they are added after the write.
+        let (together, after) = if self.is_cluster() {
+            (&[][..], &counters.groups[..])
+        } else {
+            (&counters.groups[..], &[][..])
+        };
+        if !together.is_empty() {
+            script.key(self.counter_sets_key());
+        }
+        for (name, _) in together {
             script.key(self.counters_key(name));
         }
         script
             .arg(expected.to_string())
             .arg(head)
             .arg(self.ttl_millis_of(lifetime))
-            .arg(&*self.channel)
+            .arg(self.publish_command())
+            .arg(self.channel_of(id))
             .arg(id);
         match log {
             LogWrite::Append(entry) => {
@@ -508,13 +718,8 @@ impl RedisStore {
                 }
             }
         }
-        for (name, fields) in &counters.groups {
-            script.arg(name).arg(fields.len());
-            for (field, increment) in fields {
-                script.arg(field).arg(*increment);
-            }
-        }
-        let mut connection = self.connection.clone();
+        counter_args(&mut script, together);
+        let mut connection = self.connection().await?;
         let (status, value): (i64, String) = self
             .bounded(&key, script.invoke_async(&mut connection))
             .await?;
@@ -523,15 +728,42 @@ impl RedisStore {
             1 => Err(StoreError::VersionMismatch {
                 current: parse_version(&key, &value)?,
             }),
-            2 => parse_version(&key, &value),
+            2 => {
+                let version = parse_version(&key, &value)?;
+                if !after.is_empty() {
+                    self.count(after).await;
+                }
+                Ok(version)
+            }
             3 => Err(corrupt(&key, &value)),
             other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
         }
     }
 
+    /// Adds counters after the write that finished a game, on a cluster. Only the instance
+    /// whose write finished the game gets here, so each game counts once; a failure here
+    /// (Redis down right after the write) loses that game's count, and is logged.
+    async fn count(&self, groups: &[(String, Vec<(String, i64)>)]) {
+        let mut script = COUNT.key(self.counter_sets_key());
+        for (name, _) in groups {
+            script.key(self.counters_key(name));
+        }
+        counter_args(&mut script, groups);
+        let counted: Result<i64, StoreError> = match self.connection().await {
+            Ok(mut connection) => {
+                self.bounded("stats", script.invoke_async(&mut connection))
+                    .await
+            }
+            Err(err) => Err(err),
+        };
+        if let Err(err) = counted {
+            tracing::warn!(error = %err, "a finished game's statistics were not counted");
+        }
+    }
+
     pub(super) async fn counter_sets(&self) -> Result<Vec<String>, StoreError> {
         let key = self.counter_sets_key();
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let mut names: Vec<String> = self
             .bounded(&key, async {
                 ::redis::cmd("SMEMBERS")
@@ -546,7 +778,7 @@ impl RedisStore {
 
     pub(super) async fn counters(&self, name: &str) -> Result<Vec<(String, i64)>, StoreError> {
         let key = self.counters_key(name);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let fields: Vec<(String, String)> = self
             .bounded(&key, async {
                 ::redis::cmd("HGETALL")
@@ -570,14 +802,15 @@ impl RedisStore {
 
     pub(super) async fn delete(&self, id: &str, expected: Version) -> Result<(), StoreError> {
         let key = self.key(id);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let (status, value): (i64, String) = self
             .bounded(&key, async {
                 DELETE
                     .key(&key)
                     .key(self.log_key(id))
                     .arg(expected.to_string())
-                    .arg(&*self.channel)
+                    .arg(self.publish_command())
+                    .arg(self.channel_of(id))
                     .arg(id)
                     .invoke_async(&mut connection)
                     .await
@@ -605,7 +838,7 @@ impl RedisStore {
             script.key(self.lobby_key(index));
         }
         script.arg(entry).arg(if add { "1" } else { "0" });
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let _changed: i64 = self
             .bounded("lobby", script.invoke_async(&mut connection))
             .await?;
@@ -619,7 +852,7 @@ impl RedisStore {
         limit: usize,
     ) -> Result<Vec<String>, StoreError> {
         let key = self.lobby_key(index);
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let max = after.map_or_else(|| "+".to_owned(), |after| format!("({after}"));
         self.bounded(&key, async {
             ::redis::cmd("ZREVRANGEBYLEX")
@@ -654,13 +887,13 @@ impl RedisStore {
         let mut invocation = TAKE.prepare_invoke();
         for (name, interval, tolerance, cost) in takes {
             invocation
-                .key(format!("{}rate:{name}", self.key_prefix))
+                .key(self.tagged("rate", &format!(":{name}")))
                 .arg(micros(interval))
                 .arg(micros(tolerance))
                 .arg(*cost);
         }
         invocation.arg(u8::from(force));
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let reply = tokio::time::timeout(timeout.min(self.timeout), async {
             invocation.invoke_async::<(i64, i64)>(&mut connection).await
         })
@@ -677,7 +910,7 @@ impl RedisStore {
     }
 
     pub(super) async fn ping(&self) -> Result<(), StoreError> {
-        let mut connection = self.connection.clone();
+        let mut connection = self.connection().await?;
         let _pong: String = self
             .bounded("PING", async {
                 ::redis::cmd("PING").query_async(&mut connection).await
@@ -766,6 +999,139 @@ fn classify(key: &str, err: RedisError) -> StoreError {
         corrupt(key, &err.to_string())
     } else {
         StoreError::Unavailable(err)
+    }
+}
+
+/// Adds the arguments of counter `groups`: per group its name, its number of fields, and each
+/// field with its increment.
+fn counter_args(
+    script: &mut ::redis::ScriptInvocation<'_>,
+    groups: &[(String, Vec<(String, i64)>)],
+) {
+    for (name, fields) in groups {
+        script.arg(name).arg(fields.len());
+        for (field, increment) in fields {
+            script.arg(field).arg(*increment);
+        }
+    }
+}
+
+/// The sharded channel of game `id`'s changes on a cluster, in the game's slot.
+fn shard_channel(key_prefix: &str, id: &str) -> String {
+    format!("{key_prefix}changes:{{{id}}}")
+}
+
+/// Follows the changes of the games watched on this instance, on a cluster: subscribes to a
+/// game's sharded channel when it gets its first watcher and unsubscribes when it has none
+/// (the client subscribes again by itself after it reconnects to a node), announces every
+/// `VERSION ID` message, and wakes the game's watchers once a subscription is in place (a
+/// write before it was not heard) and every watcher after a connection was lost. Ends soon
+/// after the store's changes are dropped.
+async fn follow_shard_changes(
+    client: ClusterClient,
+    key_prefix: Arc<str>,
+    changes: WeakChanges,
+    mut interest: tokio::sync::mpsc::UnboundedReceiver<super::changes::Interest>,
+    mut pushes: tokio::sync::mpsc::UnboundedReceiver<::redis::PushInfo>,
+) {
+    use super::changes::Interest;
+    let mut delay = SUBSCRIBE_MIN_DELAY;
+    // Games whose subscription is not in place (not yet, or it failed).
+    let mut pending: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut connection: Option<ClusterConnection> = None;
+    loop {
+        let Some(live) = changes.upgrade() else {
+            return;
+        };
+        if connection.is_none() {
+            match tokio::time::timeout(OPERATION_TIMEOUT, client.get_async_connection()).await {
+                Ok(Ok(connected)) => {
+                    connection = Some(connected);
+                    delay = SUBSCRIBE_MIN_DELAY;
+                    pending.extend(live.watched());
+                }
+                Ok(Err(err)) => {
+                    tracing::warn!(error = %err, "cannot connect to the cluster for game changes; retrying");
+                }
+                Err(_elapsed) => {
+                    tracing::warn!(
+                        "connecting to the cluster for game changes timed out; retrying"
+                    );
+                }
+            }
+        }
+        if let Some(connected) = connection.as_mut() {
+            let ids: Vec<String> = pending.iter().cloned().collect();
+            for id in ids {
+                let channel = shard_channel(&key_prefix, &id);
+                let wanted = live.watched().contains(&id);
+                let done = if wanted {
+                    connected.ssubscribe(&channel).await
+                } else {
+                    connected.sunsubscribe(&channel).await
+                };
+                match done {
+                    Ok(()) => {
+                        pending.remove(&id);
+                        if wanted {
+                            live.wake(&id);
+                        }
+                    }
+                    Err(err) => {
+                        tracing::warn!(channel = %channel, error = %err, "cannot change a subscription to game changes; retrying");
+                        break;
+                    }
+                }
+            }
+        }
+        drop(live);
+        let wait = if pending.is_empty() && connection.is_some() {
+            SUBSCRIBE_CHECK
+        } else {
+            delay
+        };
+        tokio::select! {
+            news = interest.recv() => match news {
+                Some(Interest::Watched(id) | Interest::Unwatched(id)) => {
+                    pending.insert(id);
+                    // Take every change of interest that is queued before subscribing.
+                    while let Ok(Interest::Watched(id) | Interest::Unwatched(id)) = interest.try_recv() {
+                        pending.insert(id);
+                    }
+                }
+                None => return,
+            },
+            push = pushes.recv() => match push {
+                Some(push) => {
+                    let Some(live) = changes.upgrade() else {
+                        return;
+                    };
+                    match push.kind {
+                        PushKind::SMessage => match push.data.get(1).and_then(push_bytes).and_then(parse_change) {
+                            Some((version, id)) => live.publish(id, version),
+                            None => tracing::warn!("ignoring a message on a change channel that is not VERSION ID"),
+                        },
+                        PushKind::Disconnection => live.wake_all(),
+                        _ => {}
+                    }
+                }
+                None => return,
+            },
+            () = tokio::time::sleep(wait) => {
+                if !pending.is_empty() {
+                    delay = (delay * 2).min(SUBSCRIBE_MAX_DELAY);
+                }
+            }
+        }
+    }
+}
+
+/// The bytes of a pushed message's payload.
+fn push_bytes(value: &Value) -> Option<&[u8]> {
+    match value {
+        Value::BulkString(bytes) => Some(bytes),
+        Value::SimpleString(text) => Some(text.as_bytes()),
+        _ => None,
     }
 }
 

@@ -19,6 +19,7 @@ mod limits;
 mod memory_store;
 mod openapi_doc;
 mod play;
+mod redis_cluster;
 mod redis_store;
 mod seats;
 mod store_suite;

@@ -324,9 +324,8 @@ impl Variant {
                 while dirs != 0 {
                     let d = dirs.trailing_zeros();
                     dirs &= dirs - 1;
-                    let Some(land) = board.landing_raw(c, d) else {
-                        continue;
-                    };
+                    // An open direction's landing is on the board.
+                    let land = board.open_landing(c, d);
                     if !visited.has(land)
                         && (!locked || rules.locked_goal.has(land))
                         && (!any_banned || !banned.has(land))

@@ -682,7 +682,10 @@ fn write_moves(moves: &mut [Move], n: &mut usize, from: u8, word: usize, mut bit
     while bits != 0 {
         let to = base | bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        if let Some(slot) = moves.get_mut(*n) {
+        // The buffer's length is a power of two and `*n` stays below it (the caller keeps
+        // room for a piece's moves): the mask only spares the bounds check.
+        let slot = *n & (moves.len() - 1);
+        if let Some(slot) = moves.get_mut(slot) {
             *slot = Move {
                 from: Cell(from),
                 to: Cell(to),

@@ -200,7 +200,6 @@ impl<S: CellSet> Destinations<S> {
         }
         b
     }
-
 }
 
 impl Variant {
@@ -452,8 +451,8 @@ impl Variant {
                 // The search's set holds the start cell, which no move ends on.
                 let start = S::single(from);
                 for i in 0..S::WORDS {
-                    let ends = (steps.word(i) | (reach.word(i) & chain_ends.word(i)))
-                        & !start.word(i);
+                    let ends =
+                        (steps.word(i) | (reach.word(i) & chain_ends.word(i))) & !start.word(i);
                     write_moves(moves, &mut n, from, i, ends);
                 }
             });

@@ -254,8 +254,9 @@ pub struct Board {
     /// `jump_to[cell][dir]`: the same landings for the jump search, without the `Option`. Only
     /// the entries of the directions in `jump_dirs[cell]` are landings; every other entry holds
     /// `cell` itself (a jump that goes nowhere), so that a search which reads one by mistake
-    /// finds a cell it has visited already instead of another cell.
-    jump_to: Box<[[u8; 8]; 256]>,
+    /// finds a cell it has visited already instead of another cell. Held in the board itself
+    /// (boards are statics), not on the heap.
+    jump_to: [[u8; 8]; 256],
     /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
     jump_dirs: Box<[u8; 256]>,
     /// `relation[other][cell]`: low byte, the direction bit of `other` as a neighbour of
@@ -472,7 +473,7 @@ impl Board {
                 rays[c * 8 + d] = ray;
             }
         }
-        let mut jump_to = Box::new([[0u8; 8]; 256]);
+        let mut jump_to = [[0u8; 8]; 256];
         for (c, (to, land)) in jump_to.iter_mut().zip(landing.iter()).enumerate() {
             for (t, l) in to.iter_mut().zip(land) {
                 // c < 256: every cell index fits in a byte.

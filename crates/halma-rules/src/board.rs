@@ -251,6 +251,12 @@ pub struct Board {
     /// `landing[cell][dir]`: the cell two steps away in `dir` (an ordinary jump's landing),
     /// `None` off the board.
     landing: Box<[[Option<u8>; 8]; 256]>,
+    /// `jump_to[cell][dir]`: the same landings for the jump search, without the `Option`. Only
+    /// the entries of the directions in `jump_dirs[cell]` are landings; every other entry holds
+    /// `cell` itself (a jump that goes nowhere), so that a search which reads one by mistake
+    /// finds a cell it has visited already instead of another cell. Held in the board itself
+    /// (boards are statics), not on the heap.
+    jump_to: [[u8; 8]; 256],
     /// `jump_dirs[cell]`: bit `dir` set when a jump in `dir` stays on the board.
     jump_dirs: Box<[u8; 256]>,
     /// `relation[other][cell]`: low byte, the direction bit of `other` as a neighbour of
@@ -467,10 +473,18 @@ impl Board {
                 rays[c * 8 + d] = ray;
             }
         }
+        let mut jump_to = [[0u8; 8]; 256];
+        for (c, (to, land)) in jump_to.iter_mut().zip(landing.iter()).enumerate() {
+            for (t, l) in to.iter_mut().zip(land) {
+                // c < 256: every cell index fits in a byte.
+                *t = l.unwrap_or(c as u8);
+            }
+        }
         Board {
             kind,
             arm,
             dirs,
+            jump_to,
             all: Bitboard::first(len),
             cells,
             coords,
@@ -588,6 +602,14 @@ impl Board {
     pub(crate) fn landing_raw(&self, cell: u8, dir: u32) -> Option<u8> {
         // Indexing by a byte and a masked direction needs no bounds check.
         self.landing[usize::from(cell)][(dir & 7) as usize]
+    }
+
+    /// The landing of the jump from `cell` in `dir`, for a direction the occupancy patterns
+    /// open (see [`Board::edge_pattern`]): such a jump always stays on the board. For any other
+    /// direction it is `cell` itself.
+    #[inline]
+    pub(crate) fn open_landing(&self, cell: u8, dir: u32) -> u8 {
+        self.jump_to[usize::from(cell)][(dir & 7) as usize]
     }
 
     /// The bit of the direction opposite `dir`.

@@ -200,12 +200,6 @@ impl<S: CellSet> Destinations<S> {
         }
         b
     }
-
-    /// Calls `f` for every cell, smallest first.
-    #[inline(always)]
-    fn for_each(&self, f: impl FnMut(u8)) {
-        for_each_bit(S::WORDS, |i| self.word(i), f);
-    }
 }
 
 impl Variant {
@@ -324,9 +318,8 @@ impl Variant {
                 while dirs != 0 {
                     let d = dirs.trailing_zeros();
                     dirs &= dirs - 1;
-                    let Some(land) = board.landing_raw(c, d) else {
-                        continue;
-                    };
+                    // An open direction's landing is on the board.
+                    let land = board.open_landing(c, d);
                     if !visited.has(land)
                         && (!locked || rules.locked_goal.has(land))
                         && (!any_banned || !banned.has(land))
@@ -417,23 +410,51 @@ impl Variant {
         let moves = buffer.as_mut();
         let room = moves.len() / 2;
         let mut n = 0;
+        let long = self.options().long_jumps;
+        let empty = !S::from_bitboard(&pos.occupied);
         self.for_each_army(pos.to_move, |army| {
             let rules = self.army_rules::<S>(army);
+            let a = &self.armies()[army];
+            // Where a step may end, and where a jump chain may (its landings are checked
+            // hop by hop during the search).
+            let step_ends = empty & !rules.banned & !rules.no_end;
+            let chain_ends = !rules.no_end;
             S::from_bitboard(&pos.armies[army]).for_each(|from| {
                 if n > room {
                     out.extend_from_slice(&moves[..n]);
                     n = 0;
                 }
-                let dest = self.destinations_in(pos, army, from, &rules, &mut stack);
-                dest.for_each(|to| {
-                    if let Some(slot) = moves.get_mut(n) {
-                        *slot = Move {
-                            from: Cell(from),
-                            to: Cell(to),
-                        };
+                let mut steps = a
+                    .steps
+                    .get(usize::from(from))
+                    .map_or(S::EMPTY, |s| S::from_bitboard(s))
+                    & step_ends;
+                if rules.locked_goal.has(from) {
+                    steps = steps & rules.locked_goal;
+                }
+                let first = if long { 0 } else { pos.open_jumps(from, 0) };
+                if !long && first == 0 {
+                    // No jump: the steps alone (the common case in the middle game).
+                    for i in 0..S::WORDS {
+                        write_moves(moves, &mut n, from, i, steps.word(i));
                     }
-                    n += 1;
-                });
+                    return;
+                }
+                let mut reach = S::single(from);
+                if long {
+                    let mut occ = pos.occupied;
+                    occ.clear(from);
+                    reach = S::from_bitboard(&self.flood_long(army, from, occ));
+                } else {
+                    self.flood_in(pos, from, first, &rules, &mut reach, &mut stack);
+                }
+                // The search's set holds the start cell, which no move ends on.
+                let start = S::single(from);
+                for i in 0..S::WORDS {
+                    let ends =
+                        (steps.word(i) | (reach.word(i) & chain_ends.word(i))) & !start.word(i);
+                    write_moves(moves, &mut n, from, i, ends);
+                }
             });
         });
         out.extend_from_slice(&moves[..n.min(moves.len())]);
@@ -648,6 +669,28 @@ fn for_each_bit(words: usize, word: impl Fn(usize) -> u64, mut f: impl FnMut(u8)
             f((i as u32 * 64 + bits.trailing_zeros()) as u8);
             bits &= bits - 1;
         }
+    }
+}
+
+/// Writes the moves from `from` to the cells of word `word` of a set of destinations (`bits`)
+/// into `moves` from position `*n` on, and advances `*n`.
+#[inline(always)]
+fn write_moves(moves: &mut [Move], n: &mut usize, from: u8, word: usize, mut bits: u64) {
+    // word < 4: the cells of this word start below 256.
+    let base = (word * 64) as u8;
+    while bits != 0 {
+        let to = base | bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        // The buffer's length is a power of two and `*n` stays below it (the caller keeps
+        // room for a piece's moves): the mask only spares the bounds check.
+        let slot = *n & (moves.len() - 1);
+        if let Some(slot) = moves.get_mut(slot) {
+            *slot = Move {
+                from: Cell(from),
+                to: Cell(to),
+            };
+        }
+        *n += 1;
     }
 }
 

@@ -5,12 +5,14 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]      # default 60 s, every target
 #
 # Installs cargo-fuzz when it is missing (the nightly toolchain must be installed). Each target
-# starts from its committed seeds (fuzz/corpus/TARGET, read only) and keeps what it finds in
-# fuzz/target/corpus/TARGET (not committed), so later runs go on from there. A crash's input
-# is saved under fuzz/artifacts/TARGET/; replay it with
+# starts from its committed seeds (fuzz/corpus/TARGET, read only), mutates with the notation's
+# words (fuzz/notation.dict), and keeps what it finds in fuzz/target/corpus/TARGET (not
+# committed), so later runs go on from there. A crash's input is saved under
+# fuzz/artifacts/TARGET/; replay it with
 #   cargo +nightly fuzz run -a TARGET fuzz/artifacts/TARGET/crash-...
 # Prints, per target, the executions, the edges covered (libFuzzer's `cov`), the features
-# (`ft`), the corpus size and the crashes (libFuzzer stops at the first); the logs stay in fuzz/target/logs/.
+# (`ft`), the corpus size and the crashes (libFuzzer stops at the first); the logs stay in
+# fuzz/target/logs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,7 +52,8 @@ for target in "${targets[@]}"; do
   status=0
   # -timeout: an input that takes longer than 10 s counts as a crash (a hang).
   cargo +nightly fuzz run -a "$target" "$work" "fuzz/corpus/$target" -- \
-    -max_total_time="$seconds" -timeout=10 -max_len=4096 -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout=10 -max_len=4096 -dict=fuzz/notation.dict \
+    -print_final_stats=1 \
     >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)

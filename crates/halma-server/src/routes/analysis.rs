@@ -16,11 +16,9 @@ use crate::state::AppState;
 /// Registers the analysis routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/analysis/moves").route(web::post().to(analysis_moves)))
-        .service(
-            web::resource("/v1/analysis/suggestion").route(web::post().to(analysis_suggestion)),
-        )
-        .service(web::resource("/v1/analysis/check").route(web::post().to(analysis_check)));
+        .service(super::resource("/v1/analysis/moves").post(analysis_moves))
+        .service(super::resource("/v1/analysis/suggestion").post(analysis_suggestion))
+        .service(super::resource("/v1/analysis/check").post(analysis_check));
 }
 
 /// A JSON answer that depends only on the request, not on stored state.

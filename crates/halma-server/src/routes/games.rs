@@ -26,27 +26,25 @@ const MAX_WAIT_SECS: u64 = 30;
 /// Registers the game routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/games").route(web::post().to(create_game)))
+        .service(super::resource("/v1/games").post(create_game))
         .service(
-            web::resource("/v1/games/{id}")
-                .route(web::get().to(get_game))
-                .route(web::delete().to(cancel_game)),
+            super::resource("/v1/games/{id}")
+                .get(get_game)
+                .delete(cancel_game),
         )
         .service(
-            web::resource("/v1/games/{id}/moves")
-                .route(web::get().to(list_moves))
-                .route(web::post().to(play_move)),
+            super::resource("/v1/games/{id}/moves")
+                .get(list_moves)
+                .post(play_move),
         )
-        .service(web::resource("/v1/games/{id}/ai-turns").route(web::post().to(ai_turns)))
-        .service(web::resource("/v1/games/{id}/suggestion").route(web::get().to(suggestion)))
-        .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
-        .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(board_picture)))
-        .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/resign").route(web::post().to(resign)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/ai").route(web::post().to(hand_to_ai)))
-        .service(
-            web::resource("/v1/games/{id}/events").route(web::get().to(super::events::game_events)),
-        );
+        .service(super::resource("/v1/games/{id}/ai-turns").post(ai_turns))
+        .service(super::resource("/v1/games/{id}/suggestion").get(suggestion))
+        .service(super::resource("/v1/games/{id}/record").get(record))
+        .service(super::resource("/v1/games/{id}/board.svg").get(board_picture))
+        .service(super::resource("/v1/games/{id}/rematch").post(rematch))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/resign").post(resign))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/ai").post(hand_to_ai))
+        .service(super::resource("/v1/games/{id}/events").get(super::events::game_events));
 }
 
 /// The strong `ETag` of a version: `"7"`.

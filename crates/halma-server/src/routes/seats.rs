@@ -15,12 +15,9 @@ use crate::token::bearer_token;
 /// Registers the seat routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/games/{id}/seats/{seat}/join").route(web::post().to(join)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/leave").route(web::post().to(leave)))
-        .service(
-            web::resource("/v1/games/{id}/seats/{seat}/invitation")
-                .route(web::post().to(invitation)),
-        );
+        .service(super::resource("/v1/games/{id}/seats/{seat}/join").post(join))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/leave").post(leave))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/invitation").post(invitation));
 }
 
 /// Joins an open seat with its invitation code (any open seat of a public game, without

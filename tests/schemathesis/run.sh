@@ -48,8 +48,11 @@ trap cleanup EXIT INT TERM
 
 # Port 0: the system picks a free port, and the server's JSON "listening" line names it.
 LOG=$OUT/server.log
+: >"$LOG"
+# The AI's budget is capped low (HALMA_AI_MAX_MS): generated games may have several AI seats
+# and ask for minutes of thinking.
 env -u REDIS_URL -u REDIS_CLUSTER_URLS HALMA_BIND=127.0.0.1:0 HALMA_RATE_LIMITS=off \
-  HALMA_LOG_FORMAT=json HALMA_LOG=${HALMA_LOG:-info} "$ROOT/target/debug/halma-server" >"$LOG" 2>&1 &
+  HALMA_AI_MAX_MS=${HALMA_AI_MAX_MS:-50} HALMA_LOG_FORMAT=json HALMA_LOG=${HALMA_LOG:-info} "$ROOT/target/debug/halma-server" >"$LOG" 2>&1 &
 SERVER_PID=$!
 PORT=""
 for _ in $(seq 1 100); do
@@ -64,6 +67,8 @@ echo "server at $BASE (log: $LOG)"
 
 args=(run "$BASE/openapi.json" --url "$BASE"
   --checks all --phases examples,coverage,fuzzing,stateful
+  # An event stream stays open while its game goes on: schemathesis reads it for this long.
+  --request-timeout "${REQUEST_TIMEOUT:-2}"
   --report junit --report-junit-path "$OUT/junit.xml")
 [[ -n $MAX_EXAMPLES ]] && args+=(--max-examples "$MAX_EXAMPLES")
 [[ -n $MAX_TIME ]] && args+=(--max-time "$MAX_TIME")

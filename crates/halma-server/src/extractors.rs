@@ -6,11 +6,103 @@
 //! a 400 `bad_request`, all as problem documents. `PayloadConfig` takes no error handler in
 //! actix: its failures (for `Bytes`/`String` bodies) are turned into problem documents by
 //! [`crate::problem::problem_fallback`].
+//!
+//! Request bodies are read with [`Json`], which reads numbers as the OpenAPI document's JSON
+//! Schema does: an integer may be written with a zero fraction (`12.0`).
 
+use std::ops::Deref;
+
+use actix_web::dev::Payload;
 use actix_web::error::{JsonPayloadError, PathError, PayloadError, QueryPayloadError};
-use actix_web::web::{JsonConfig, PathConfig, PayloadConfig, QueryConfig};
+use actix_web::web::{self, JsonConfig, PathConfig, PayloadConfig, QueryConfig};
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+use serde_json::{Number, Value};
 
 use crate::error::ApiError;
+
+/// A JSON request body of type `T`, read as JSON Schema reads it (the OpenAPI document's
+/// `type: integer` admits `12.0`, a number with a zero fraction, as the integer 12): the body
+/// is parsed into a JSON value with the limits and error answers of [`json_config`], every
+/// number with a zero fraction that fits a 64-bit integer becomes that integer, and the value
+/// is then read as `T`. A body that is not a JSON object (every request body of the API is
+/// one) is a 400 `invalid_json`, and so is a value that does not fit `T` is a 400 `invalid_json` with serde's
+/// message.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Json<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let value = web::Json::<Value>::from_request(req, payload);
+        Box::pin(async move {
+            let mut value = value.await?.into_inner();
+            // serde reads a struct from an array of its fields too; the API's bodies are
+            // objects.
+            if !value.is_object() {
+                return Err(ApiError::InvalidJson(
+                    "the request body must be a JSON object.".to_owned(),
+                )
+                .into());
+            }
+            integers_without_fractions(&mut value);
+            serde_json::from_value(value)
+                .map(Json)
+                .map_err(|err| ApiError::InvalidJson(err.to_string()).into())
+        })
+    }
+}
+
+/// Rewrites every number of `value` that has a zero fraction and fits `i64` or `u64` (`12.0`,
+/// `-3.0`) as that integer.
+fn integers_without_fractions(value: &mut Value) {
+    match value {
+        Value::Number(number) => {
+            if let Some(integer) = number.as_f64().and_then(integer_of) {
+                *number = integer;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integers_without_fractions),
+        Value::Object(members) => members.values_mut().for_each(integers_without_fractions),
+        Value::Null | Value::Bool(_) | Value::String(_) => {}
+    }
+}
+
+/// The integer `float` stands for, when it has no fraction and fits `i64` or `u64`.
+fn integer_of(float: f64) -> Option<Number> {
+    // 2^63 and 2^64 are exact as floats; the bounds are checked before the casts.
+    const I64_END: f64 = 9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    if !float.is_finite() || float.fract() != 0.0 {
+        return None;
+    }
+    if float >= 0.0 && float < U64_END {
+        // In range and without fraction: the cast is exact.
+        return Some(Number::from(float as u64));
+    }
+    if float < 0.0 && float >= -I64_END {
+        return Some(Number::from(float as i64));
+    }
+    None
+}
 
 /// JSON bodies: at most `limit` bytes; errors as problem documents.
 pub fn json_config(limit: usize) -> JsonConfig {
@@ -77,5 +169,36 @@ impl From<PathError> for ApiError {
             }
             other => Self::BadRequest(format!("Invalid path parameter: {other}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_may_be_written_with_a_zero_fraction() {
+        let mut value = serde_json::json!({
+            "a": 12.0, "b": [1.0, -3.0, 2.5], "c": {"d": 7}, "e": 1e300, "f": "4.0", "g": -0.0
+        });
+        integers_without_fractions(&mut value);
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "a": 12, "b": [1, -3, 2.5], "c": {"d": 7}, "e": 1e300, "f": "4.0", "g": 0
+            })
+        );
+        assert!(value["a"].is_u64());
+        assert_eq!(
+            integer_of(18_446_744_073_709_549_568.0),
+            Some(Number::from(18_446_744_073_709_549_568_u64))
+        );
+        assert_eq!(integer_of(18_446_744_073_709_551_616.0), None);
+        assert_eq!(
+            integer_of(-9_223_372_036_854_775_808.0),
+            Some(Number::from(i64::MIN))
+        );
+        assert_eq!(integer_of(f64::NAN), None);
+        assert_eq!(integer_of(0.5), None);
     }
 }

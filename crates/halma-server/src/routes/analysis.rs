@@ -10,6 +10,7 @@ use crate::api::{
     AnalysisSuggestionRequest,
 };
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -43,7 +44,7 @@ fn answer<T: serde::Serialize>(body: &T) -> HttpResponse {
 )]
 pub async fn analysis_moves(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisMovesRequest>,
+    body: Json<AnalysisMovesRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::legal_moves(&state, &body)?))
 }
@@ -66,7 +67,7 @@ pub async fn analysis_moves(
 )]
 pub async fn analysis_suggestion(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisSuggestionRequest>,
+    body: Json<AnalysisSuggestionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::suggest(&state, &body).await?))
 }
@@ -87,7 +88,7 @@ pub async fn analysis_suggestion(
 )]
 pub async fn analysis_check(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisCheckRequest>,
+    body: Json<AnalysisCheckRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::check(&state, &body)?))
 }

@@ -14,6 +14,7 @@ use crate::api::{
     MovesQuery, PictureQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
 };
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::games::{self, Current};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -163,7 +164,7 @@ fn none_match(headers: &HeaderMap, version: Version) -> bool {
 )]
 pub async fn create_game(
     state: web::Data<AppState>,
-    body: web::Json<CreateGameRequest>,
+    body: Json<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, version, created) = games::create(&state, &body).await?;
     Ok(created_game(&id, version, &created))
@@ -263,7 +264,7 @@ pub async fn play_move(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     req: HttpRequest,
-    body: web::Json<PlayMoveRequest>,
+    body: Json<PlayMoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -331,7 +332,7 @@ pub async fn resign(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<AiTurnsRequest>,
+    body: Json<AiTurnsRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -372,7 +373,7 @@ pub async fn hand_to_ai(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<HandoverRequest>,
+    body: Json<HandoverRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -412,7 +413,7 @@ pub async fn ai_turns(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     req: HttpRequest,
-    body: web::Json<AiTurnsRequest>,
+    body: Json<AiTurnsRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;

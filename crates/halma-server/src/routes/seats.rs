@@ -7,6 +7,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use super::games::{json_with_etag, optional_version, SeatPath};
 use crate::api::{Invitation, JoinRequest, JoinedSeat, LeftSeat};
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::games;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -41,7 +42,7 @@ pub async fn join(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<JoinRequest>,
+    body: Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let expected = optional_version(req.headers(), None)?;
     let (version, joined): (_, JoinedSeat) =

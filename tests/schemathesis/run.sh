@@ -69,7 +69,9 @@ args=(run "$BASE/openapi.json" --url "$BASE"
   --checks all --phases examples,coverage,fuzzing,stateful
   # An event stream stays open while its game goes on: schemathesis reads it for this long.
   --request-timeout "${REQUEST_TIMEOUT:-2}"
-  --report junit --report-junit-path "$OUT/junit.xml")
+  --report junit --report-junit-path "$OUT/junit.xml"
+  # Examples that failed before are tried first on the next run (kept out of the checkout).
+  --generation-database "$OUT/examples")
 [[ -n $MAX_EXAMPLES ]] && args+=(--max-examples "$MAX_EXAMPLES")
 [[ -n $MAX_TIME ]] && args+=(--max-time "$MAX_TIME")
 [[ -n $SEED ]] && args+=(--seed "$SEED")

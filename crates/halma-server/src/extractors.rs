@@ -17,7 +17,8 @@ use actix_web::error::{JsonPayloadError, PathError, PayloadError, QueryPayloadEr
 use actix_web::web::{self, JsonConfig, PathConfig, PayloadConfig, QueryConfig};
 use actix_web::{FromRequest, HttpRequest};
 use futures_util::future::LocalBoxFuture;
-use serde::de::DeserializeOwned;
+use serde::de::value::{MapAccessDeserializer, MapDeserializer, SeqDeserializer};
+use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use serde_json::{Number, Value};
 
 use crate::error::ApiError;
@@ -64,10 +65,116 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
                 .into());
             }
             integers_without_fractions(&mut value);
-            serde_json::from_value(value)
+            T::deserialize(Strict(&value))
                 .map(Json)
                 .map_err(|err| ApiError::InvalidJson(err.to_string()).into())
         })
+    }
+}
+
+/// A JSON value read as the OpenAPI document's schemas describe it: like `serde_json`'s own
+/// reading of a [`Value`], except that a struct is only ever read from an object (serde also
+/// reads a struct from an array of its fields in order, which no schema of the API allows).
+struct Strict<'a>(&'a Value);
+
+impl<'de, 'a> Deserializer<'de> for Strict<'a> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => visitor.visit_u64(u),
+                (None, Some(i), _) => visitor.visit_i64(i),
+                (None, None, Some(f)) => visitor.visit_f64(f),
+                (None, None, None) => Err(de::Error::custom("a number out of range")),
+            },
+            Value::String(text) => visitor.visit_str(text),
+            Value::Array(items) => {
+                visitor.visit_seq(SeqDeserializer::new(items.iter().map(Strict)))
+            }
+            Value::Object(members) => visitor.visit_map(MapDeserializer::new(
+                members
+                    .iter()
+                    .map(|(key, value)| (key.as_str(), Strict(value))),
+            )),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Object(_) => self.deserialize_any(visitor),
+            other => Err(de::Error::invalid_type(unexpected(other), &"an object")),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::String(text) => visitor.visit_enum(text.as_str().into_deserializer()),
+            Value::Object(members) => {
+                visitor.visit_enum(MapAccessDeserializer::new(MapDeserializer::new(
+                    members
+                        .iter()
+                        .map(|(key, value)| (key.as_str(), Strict(value))),
+                )))
+            }
+            other => Err(de::Error::invalid_type(unexpected(other), &"an enum")),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map identifier ignored_any
+    }
+}
+
+impl<'de, 'a> IntoDeserializer<'de, de::value::Error> for Strict<'a> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// What a JSON value is, for an error message.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Unexpected::Unsigned(u),
+            (None, Some(i)) => Unexpected::Signed(i),
+            (None, None) => Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(text) => Unexpected::Str(text),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
     }
 }
 
@@ -175,6 +282,74 @@ impl From<PathError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Inner {
+        a: Option<u8>,
+        b: Option<u8>,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Human,
+        Ai,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Outer {
+        inner: Option<Inner>,
+        #[serde(default)]
+        list: Vec<Inner>,
+        kind: Option<Kind>,
+        name: Option<String>,
+    }
+
+    fn strict<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+        T::deserialize(Strict(&value)).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn structs_are_read_from_objects_only() {
+        let read: Result<Outer, _> = strict(serde_json::json!({
+            "inner": {"a": 1}, "list": [{"b": 2}], "kind": "ai", "name": "Ada"
+        }));
+        assert_eq!(
+            read,
+            Ok(Outer {
+                inner: Some(Inner {
+                    a: Some(1),
+                    b: None
+                }),
+                list: vec![Inner {
+                    a: None,
+                    b: Some(2)
+                }],
+                kind: Some(Kind::Ai),
+                name: Some("Ada".to_owned()),
+            })
+        );
+        let nulls: Result<Outer, _> = strict(serde_json::json!({"inner": null, "kind": null}));
+        assert!(nulls.is_ok(), "{nulls:?}");
+        for body in [
+            serde_json::json!({"inner": [null, null]}),
+            serde_json::json!({"list": [[1, 2]]}),
+            serde_json::json!([null, [], null, null]),
+        ] {
+            let read: Result<Outer, _> = strict(body.clone());
+            let err = read.err().unwrap_or_default();
+            assert!(err.contains("expected an object"), "{body}: {err}");
+        }
+        let unknown: Result<Outer, _> = strict(serde_json::json!({"inner": {"c": 1}}));
+        assert!(unknown.is_err());
+        let wide: Result<Inner, _> = strict(serde_json::json!({"a": 256}));
+        assert!(wide.err().unwrap_or_default().contains("256"));
+        let human: Result<Kind, _> = strict(serde_json::json!("human"));
+        assert_eq!(human, Ok(Kind::Human));
+        assert!(strict::<Kind>(serde_json::json!("robot")).is_err());
+    }
 
     #[test]
     fn integers_may_be_written_with_a_zero_fraction() {

@@ -20,5 +20,6 @@ mod memory_store;
 mod openapi_doc;
 mod play;
 mod redis_store;
+mod schema_limits;
 mod seats;
 mod store_suite;

@@ -75,4 +75,6 @@ args=(run "$BASE/openapi.json" --url "$BASE"
 [[ -n $MAX_EXAMPLES ]] && args+=(--max-examples "$MAX_EXAMPLES")
 [[ -n $MAX_TIME ]] && args+=(--max-time "$MAX_TIME")
 [[ -n $SEED ]] && args+=(--seed "$SEED")
+# Schemathesis keeps a cache (.schemathesis/) in its working directory: run it in $OUT.
+cd "$OUT"
 "$VENV/bin/schemathesis" --config-file "$HERE/schemathesis.toml" "${args[@]}"

@@ -201,11 +201,11 @@ fn integer_of(float: f64) -> Option<Number> {
     if !float.is_finite() || float.fract() != 0.0 {
         return None;
     }
-    if float >= 0.0 && float < U64_END {
+    if (0.0..U64_END).contains(&float) {
         // In range and without fraction: the cast is exact.
         return Some(Number::from(float as u64));
     }
-    if float < 0.0 && float >= -I64_END {
+    if (-I64_END..0.0).contains(&float) {
         return Some(Number::from(float as i64));
     }
     None

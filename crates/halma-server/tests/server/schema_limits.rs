@@ -67,7 +67,10 @@ fn every_unsigned_integer_states_its_range() {
     assert!(found.len() > 100, "{} integers", found.len());
     // What requests carry: parameters and the component schemas (response headers are the
     // server's own).
-    for (pointer, schema) in found.into_iter().filter(|(p, _)| !p.contains("/responses/")) {
+    for (pointer, schema) in found
+        .into_iter()
+        .filter(|(p, _)| !p.contains("/responses/"))
+    {
         let widest = match schema["format"].as_str() {
             Some("u-int8") => u64::from(u8::MAX),
             Some("u-int16") => u64::from(u16::MAX),

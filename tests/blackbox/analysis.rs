@@ -3,7 +3,6 @@
 //! the clock), and a checked move leads where playing it leads.
 
 use std::collections::BTreeSet;
-use std::num::NonZeroU8;
 
 use halma_client::reqwest::StatusCode;
 use halma_client::{types, GameSession, HalmaError, ProblemCode};
@@ -33,8 +32,8 @@ fn suggestion_request(
     multipv: Option<u8>,
 ) -> types::AnalysisSuggestionRequest {
     types::AnalysisSuggestionRequest {
-        level: Some(NonZeroU8::new(level).unwrap()),
-        multipv: multipv.map(|k| NonZeroU8::new(k).unwrap()),
+        level: Some(level),
+        multipv,
         options: None,
         position: position.to_owned(),
         recent,

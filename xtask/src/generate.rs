@@ -93,7 +93,47 @@ pub fn settings() -> GenerationSettings {
 /// progenitor's code for a nullable header (an `Option<Option<String>>` it then formats with
 /// `to_string`) does not compile. utoipa writes `Option<String>` header parameters nullable
 /// unless they say `nullable = false`.
+///
+/// Schemas lose their limits (`pattern`, `minLength`, `maxLength`, `minItems`, `maxItems`,
+/// `minimum`, `maximum` and the exclusive bounds): typify would turn them into types checked
+/// on construction (a newtype per pattern, checked with the `regress` crate; `NonZeroU8` for
+/// a minimum of 1), for limits the service checks itself and answers with a problem document.
+/// The client's types are the wire's: `u8`, `u32`, `String`; its callers can send any value
+/// and read the service's answer.
 pub fn adjust_for_progenitor(spec_3_0: &mut Value) {
+    const LIMITS: [&str; 9] = [
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+    ];
+
+    /// Removes the limits from every schema under `value`; `names` is true for the map of a
+    /// schema's `properties`, whose keys are property names, not keywords.
+    fn drop_length_limits(value: &mut Value, names: bool) {
+        match value {
+            Value::Object(object) => {
+                if !names {
+                    for keyword in LIMITS {
+                        object.remove(keyword);
+                    }
+                }
+                for (key, child) in object.iter_mut() {
+                    drop_length_limits(child, !names && key == "properties");
+                }
+            }
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|item| drop_length_limits(item, false)),
+            _ => {}
+        }
+    }
+
     fn rename_json_media_types(response: &mut Value) {
         let Some(content) = response.get_mut("content").and_then(Value::as_object_mut) else {
             return;
@@ -153,6 +193,12 @@ pub fn adjust_for_progenitor(spec_3_0: &mut Value) {
         .and_then(Value::as_object_mut)
     {
         responses.values_mut().for_each(rename_json_media_types);
+    }
+    if let Some(paths) = spec_3_0.get_mut("paths") {
+        drop_length_limits(paths, false);
+    }
+    if let Some(components) = spec_3_0.get_mut("components") {
+        drop_length_limits(components, false);
     }
 }
 

@@ -103,7 +103,8 @@ fn fixture_generates_a_client_with_every_operation() {
         "pub scores: ::std::collections::HashMap<::std::string::String, u32>",
         "pub winner: ::std::option::Option<Player>",
         "pub last_move: ::std::option::Option<::std::string::String>",
-        "pub ai_think_ms: ::std::option::Option<::std::num::NonZeroU32>",
+        // Limits (here `minimum: 1`) are the service's to check: the type stays the wire's.
+        "pub ai_think_ms: ::std::option::Option<u32>",
         // Enums become Rust enums.
         "pub enum BoardKind",
         "pub enum ErrorCode",

@@ -17,7 +17,6 @@
 //! ```
 
 use std::error::Error;
-use std::num::NonZeroU8;
 
 use halma_client::{types, Client, GameSession, HalmaError};
 
@@ -80,8 +79,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let analysis = types::AnalysisSuggestionRequest::builder()
         .position(position.position.clone())
         .recent(recent)
-        .level(NonZeroU8::new(LEVEL).ok_or("level 0")?)
-        .multipv(NonZeroU8::new(LINES).ok_or("multipv 0")?)
+        .level(LEVEL)
+        .multipv(LINES)
         .time_ms(TIME_MS);
     let answer = client
         .analysis_suggestion()

@@ -175,11 +175,11 @@ the first is the move above, each next one the best of the moves not listed befo
     pub struct AnalysisSuggestionRequest {
         ///Strength from 1 to 10 (default 10).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub level: ::std::option::Option<::std::num::NonZeroU8>,
+        pub level: ::std::option::Option<u8>,
         /**How many of the best moves to list in `lines`, best first, each with its score (1 to
 10, default 1).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub multipv: ::std::option::Option<::std::num::NonZeroU8>,
+        pub multipv: ::std::option::Option<u8>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub options: ::std::option::Option<RuleOptions>,
         ///The position in the notation.
@@ -820,7 +820,7 @@ the `ETag`.*/
     pub struct HandoverRequest {
         ///The AI level that plays the seat from now on, 1 to 10 (default 10).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub level: ::std::option::Option<::std::num::NonZeroU8>,
+        pub level: ::std::option::Option<u8>,
         ///The version the request is based on, when no `If-Match` header is sent.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub version: ::std::option::Option<u64>,
@@ -2021,6 +2021,30 @@ mover), whoever the seats were.*/
             Default::default()
         }
     }
+    /**Follows a game live.
+
+One event of a game's stream, as the `text/event-stream` format sends it: its fields, one
+line each. (The document's schema of the stream: a client reads the fields and then the JSON
+of `data`.)*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StreamEvent {
+        ///The event's body: a JSON document (a `GameView`, `MoveEvent`, ...) as text.
+        pub data: ::std::string::String,
+        /**The event's kind: `game`, `seat_joined`, `seat_left`, `move`, `resigned`,
+`handed_to_ai`, `result` or `gone`.*/
+        pub event: ::std::string::String,
+        ///The event's id (a whole number): send it as `Last-Event-ID` to resume after it.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub id: ::std::option::Option<::std::string::String>,
+        ///The reconnection delay in milliseconds the stream asks for (with its first event).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub retry: ::std::option::Option<u32>,
+    }
+    impl StreamEvent {
+        pub fn builder() -> builder::StreamEvent {
+            Default::default()
+        }
+    }
     ///One of the best moves of a position, with its score and expected line of play.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct SuggestionLine {
@@ -2958,11 +2982,11 @@ of the instance stayed busy for the whole budget.*/
         #[derive(Clone, Debug)]
         pub struct AnalysisSuggestionRequest {
             level: ::std::result::Result<
-                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::option::Option<u8>,
                 ::std::string::String,
             >,
             multipv: ::std::result::Result<
-                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::option::Option<u8>,
                 ::std::string::String,
             >,
             options: ::std::result::Result<
@@ -2997,7 +3021,7 @@ of the instance stayed busy for the whole budget.*/
         impl AnalysisSuggestionRequest {
             pub fn level<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.level = value
@@ -3009,7 +3033,7 @@ of the instance stayed busy for the whole budget.*/
             }
             pub fn multipv<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.multipv = value
@@ -4879,7 +4903,7 @@ of the instance stayed busy for the whole budget.*/
         #[derive(Clone, Debug)]
         pub struct HandoverRequest {
             level: ::std::result::Result<
-                ::std::option::Option<::std::num::NonZeroU8>,
+                ::std::option::Option<u8>,
                 ::std::string::String,
             >,
             version: ::std::result::Result<
@@ -4898,7 +4922,7 @@ of the instance stayed busy for the whole budget.*/
         impl HandoverRequest {
             pub fn level<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::num::NonZeroU8>>,
+                T: ::std::convert::TryInto<::std::option::Option<u8>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.level = value
@@ -8491,6 +8515,100 @@ of the instance stayed busy for the whole budget.*/
             }
         }
         #[derive(Clone, Debug)]
+        pub struct StreamEvent {
+            data: ::std::result::Result<::std::string::String, ::std::string::String>,
+            event: ::std::result::Result<::std::string::String, ::std::string::String>,
+            id: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            retry: ::std::result::Result<
+                ::std::option::Option<u32>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for StreamEvent {
+            fn default() -> Self {
+                Self {
+                    data: Err("no value supplied for data".to_string()),
+                    event: Err("no value supplied for event".to_string()),
+                    id: Ok(Default::default()),
+                    retry: Ok(Default::default()),
+                }
+            }
+        }
+        impl StreamEvent {
+            pub fn data<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.data = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for data: {e}")
+                    });
+                self
+            }
+            pub fn event<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.event = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for event: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn retry<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u32>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.retry = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for retry: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<StreamEvent> for super::StreamEvent {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: StreamEvent,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    data: value.data?,
+                    event: value.event?,
+                    id: value.id?,
+                    retry: value.retry?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::StreamEvent> for StreamEvent {
+            fn from(value: super::StreamEvent) -> Self {
+                Self {
+                    data: Ok(value.data),
+                    event: Ok(value.event),
+                    id: Ok(value.id),
+                    retry: Ok(value.retry),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct SuggestionLine {
             depth: ::std::result::Result<u32, ::std::string::String>,
             from: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -9083,7 +9201,7 @@ Sends a `GET` request to `/v1/boards/{board}`
 
 Arguments:
 - `board`: The board: `star`, `square16`, `square10` or `square8`.
-- `arm_size`: Star arm size, 2 to 5 (default 4).
+- `arm_size`: Star arm size, 2 to 5 (default 4); not for square boards.
 ```ignore
 let response = client.get_board()
     .board(board)
@@ -9200,9 +9318,7 @@ let response = client.get_board_picture()
     pub fn get_board_picture(&self) -> builder::GetBoardPicture<'_> {
         builder::GetBoardPicture::new(self)
     }
-    /**Follows a game live
-
-A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
+    /**A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
 `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
 or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
 per move (a `MoveEvent`: every AI reply is an event of
@@ -9210,7 +9326,7 @@ its own, and each says whose turn it is next), a `resigned` event per resignatio
 `ResignedEvent`), and a `result` event (a `ResultEvent`) when the game ends, after which
 the stream closes. Comment lines keep an idle stream open.
 Every event has an `id`; a client that reconnects with `Last-Event-ID` gets exactly the
-events after that one (no `game` event), then live ones, on any instance.
+events after that one (no `game` event), then live ones, on any instance
 
 Sends a `GET` request to `/v1/games/{id}/events`
 
@@ -12046,7 +12162,7 @@ pub mod builder {
         client: &'a super::Client,
         board: Result<Option<types::BoardName>, String>,
         cursor: Result<Option<::std::string::String>, String>,
-        limit: Result<Option<::std::num::NonZeroU64>, String>,
+        limit: Result<Option<i64>, String>,
         players: Result<Option<u8>, String>,
     }
     impl<'a> ListLobby<'a> {
@@ -12084,15 +12200,12 @@ pub mod builder {
         }
         pub fn limit<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::num::NonZeroU64>,
+            V: std::convert::TryInto<i64>,
         {
             self.limit = value
                 .try_into()
                 .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU64` for limit failed"
-                        .to_string()
-                });
+                .map_err(|_| "conversion to `i64` for limit failed".to_string());
             self
         }
         pub fn players<V>(mut self, value: V) -> Self

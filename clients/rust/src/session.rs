@@ -426,7 +426,7 @@ impl GameSession {
         level: u8,
     ) -> Result<Vec<types::MoveView>, HalmaError> {
         let body = types::HandoverRequest {
-            level: std::num::NonZeroU8::new(level),
+            level: Some(level).filter(|&level| level != 0),
             version: None,
         };
         let answer = self

@@ -224,8 +224,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Follows a game live.
-         * @description A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
+         * A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
          *     `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
          *     or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
          *     per move (a `MoveEvent`: every AI reply is an event of
@@ -807,6 +806,19 @@ export interface components {
          *     import of a `record` (text) or `record_json` (JSON). At most one of the three starts may be
          *     given; with one of them, `board`, `players` and `options` may be left out (given, they must
          *     agree with it, and `options` add to its own).
+         * @example {
+         *       "board": "star",
+         *       "players": 2,
+         *       "seats": [
+         *         {
+         *           "name": "Ada"
+         *         },
+         *         {
+         *           "kind": "ai",
+         *           "level": 3
+         *         }
+         *       ]
+         *     }
          */
         CreateGameRequest: {
             /**
@@ -1775,6 +1787,29 @@ export interface components {
             /** @description The groups, by board, player count and rules. */
             groups: components["schemas"]["StatsGroup"][];
         };
+        /**
+         * @description Follows a game live.
+         *
+         *     One event of a game's stream, as the `text/event-stream` format sends it: its fields, one
+         *     line each. (The document's schema of the stream: a client reads the fields and then the JSON
+         *     of `data`.)
+         */
+        StreamEvent: {
+            /** @description The event's body: a JSON document (a `GameView`, `MoveEvent`, ...) as text. */
+            data: string;
+            /**
+             * @description The event's kind: `game`, `seat_joined`, `seat_left`, `move`, `resigned`,
+             *     `handed_to_ai`, `result` or `gone`.
+             */
+            event: string;
+            /** @description The event's id (a whole number): send it as `Last-Event-ID` to resume after it. */
+            id?: string | null;
+            /**
+             * Format: u-int32
+             * @description The reconnection delay in milliseconds the stream asks for (with its first event).
+             */
+            retry?: number | null;
+        };
         /** @description One of the best moves of a position, with its score and expected line of play. */
         SuggestionLine: {
             /**
@@ -1930,6 +1965,7 @@ export type SeatView = components['schemas']['SeatView'];
 export type Standing = components['schemas']['Standing'];
 export type StatsGroup = components['schemas']['StatsGroup'];
 export type StatsView = components['schemas']['StatsView'];
+export type StreamEvent = components['schemas']['StreamEvent'];
 export type SuggestionLine = components['schemas']['SuggestionLine'];
 export type SuggestionView = components['schemas']['SuggestionView'];
 export type $defs = Record<string, never>;
@@ -2145,7 +2181,7 @@ export interface operations {
     get_board: {
         parameters: {
             query?: {
-                /** @description Star arm size, 2 to 5 (default 4). */
+                /** @description Star arm size, 2 to 5 (default 4); not for square boards. */
                 arm_size?: number;
             };
             header?: never;
@@ -2469,7 +2505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             /** @description Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`). 429 when a rate limit is reached (`rate_limited`, retry after `Retry-After` seconds). */

@@ -39,10 +39,16 @@ pub enum SeatKind {
 pub struct SeatRequest {
     /// Display name (at most 64 characters; default `Player N`, or `AI level L`); not for
     /// open seats, whose player gives a name on joining.
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: Option<String>,
     /// Human (default), AI, or open (someone joins it later).
     pub kind: SeatKind,
     /// AI strength from 1 (beginner) to 10 (full strength, the default); only for AI seats.
+    #[schema(minimum = 1, maximum = 10)]
     pub level: Option<u8>,
 }
 
@@ -52,6 +58,7 @@ pub struct SeatRequest {
 /// agree with it, and `options` add to its own).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": "star", "players": 2, "seats": [{"name": "Ada"}, {"kind": "ai", "level": 3}]}))]
 pub struct CreateGameRequest {
     /// The board (required unless a `position` or a record is given).
     #[serde(default)]
@@ -59,6 +66,7 @@ pub struct CreateGameRequest {
     /// Players: 2, 3, 4 or 6 on the star; 2 or 4 on 16 x 16; 2 on 10 x 10 and 8 x 8
     /// (required unless a `position` or a record is given).
     #[serde(default)]
+    #[schema(minimum = 2, maximum = 6)]
     pub players: Option<u8>,
     /// Rule options; absent ones take the defaults (see `GET /v1/rules/options`), and one that
     /// does not apply to the board or player count is rejected (422 `invalid_setup`). With a
@@ -102,6 +110,7 @@ pub struct CreateGameRequest {
     /// Thinking time of the AI seats per move, in milliseconds (default 200, capped by the
     /// service's configuration).
     #[serde(default)]
+    #[schema(minimum = 1)]
     pub ai_time_ms: Option<u32>,
     /// List the game in the lobby (`GET /v1/lobby`) while it waits for players; anyone may
     /// then join its open seats without a code. Only for games with an open seat.
@@ -287,6 +296,11 @@ pub struct JoinRequest {
     /// The seat's invitation code; may be left out for a public game.
     pub code: Option<String>,
     /// The name to play under (1 to 64 characters; default `Player N`).
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: Option<String>,
 }
 
@@ -324,6 +338,7 @@ pub struct LobbyQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
     /// Where the page starts: `next_cursor` of the page before.
+    #[param(pattern = r"^[0-9]{12}\.[A-Za-z0-9_-]{1,64}$")]
     pub cursor: Option<String>,
 }
 
@@ -399,6 +414,7 @@ pub struct MovesQuery {
 #[serde(default, deny_unknown_fields)]
 pub struct PlayMoveRequest {
     /// The full path, start and end included.
+    #[schema(min_items = 2)]
     pub path: Option<Vec<String>>,
     /// Start cell (with `to`).
     pub from: Option<String>,
@@ -425,8 +441,10 @@ pub struct MoveOutcome {
 #[serde(deny_unknown_fields)]
 pub struct SuggestionQuery {
     /// Strength from 1 to 10 (default 10).
+    #[param(minimum = 1, maximum = 10)]
     pub level: Option<u8>,
     /// Thinking time in milliseconds (default 200; capped by the service's configuration).
+    #[param(minimum = 1)]
     pub time_ms: Option<u32>,
 }
 
@@ -609,7 +627,8 @@ pub struct BoardSummary {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct BoardQuery {
-    /// Star arm size, 2 to 5 (default 4).
+    /// Star arm size, 2 to 5 (default 4); not for square boards.
+    #[param(minimum = 2, maximum = 5)]
     pub arm_size: Option<u8>,
 }
 
@@ -686,6 +705,7 @@ pub struct AnalysisSuggestionRequest {
     /// The positions the game went through before this one, oldest first, in the notation
     /// (at most 64): the AI steers clear of repeating them, as it does in a stored game.
     #[serde(default)]
+    #[schema(max_items = 64)]
     pub recent: Vec<String>,
     /// Strength from 1 to 10 (default 10).
     #[serde(default)]
@@ -694,6 +714,7 @@ pub struct AnalysisSuggestionRequest {
     /// Thinking time in milliseconds (default 200; capped by the service's configuration),
     /// shared by the lines of `multipv`.
     #[serde(default)]
+    #[schema(minimum = 1)]
     pub time_ms: Option<u32>,
     /// How many of the best moves to list in `lines`, best first, each with its score (1 to
     /// 10, default 1).
@@ -768,6 +789,7 @@ pub struct AnalysisCheckRequest {
     pub options: RuleOptions,
     /// The full path, start and end included.
     #[serde(default)]
+    #[schema(min_items = 2)]
     pub path: Option<Vec<String>>,
     /// Start cell (with `to`).
     #[serde(default)]
@@ -901,5 +923,10 @@ pub struct PlaceCount {
 #[into_params(parameter_in = Path)]
 pub struct PlayerPath {
     /// The name, as joined (1 to 64 characters).
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub name: String,
 }

@@ -1,10 +1,14 @@
 //! The OpenAPI document, generated from the handlers and types (utoipa; OpenAPI 3.1).
 
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::link::LinkBuilder;
+use utoipa::openapi::path::{Operation, Parameter, PathItem};
+use utoipa::openapi::schema::{
+    AdditionalProperties, ArrayItems, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
 use utoipa::openapi::{
     ContentBuilder, HeaderBuilder, OpenApi as Document, Ref, RefOr, ResponseBuilder,
 };
-use utoipa::{Modify, OpenApi};
+use utoipa::{Modify, Number, OpenApi};
 
 use crate::api;
 use crate::problem::Problem;
@@ -26,7 +30,7 @@ use crate::routes::{analysis, boards, events, lobby, seats, stats};
             the default seat names (`Player 1`). Problem details say `seat` for the first kind \
             and `player` for the second."
     ),
-    modifiers(&RateLimitResponses),
+    modifiers(&RateLimitResponses, &IntegerRanges, &HeaderPatterns, &GameLinks),
     paths(
         games::create_game,
         games::get_game,
@@ -79,6 +83,7 @@ use crate::routes::{analysis, boards, events, lobby, seats, stats};
         api::GameResult,
         api::MoveView,
         crate::events::MoveEvent,
+        events::StreamEvent,
         crate::events::ResultEvent,
         crate::events::ResignedEvent,
         crate::events::HandoverEvent,
@@ -169,15 +174,7 @@ impl Modify for RateLimitResponses {
             if matches!(path.as_str(), "/healthz" | "/readyz") {
                 continue;
             }
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-                &mut item.head,
-            ];
-            for operation in operations.into_iter().flatten() {
+            for operation in operations(item) {
                 let responses = &mut operation.responses.responses;
                 // An operation that answers a `4XX` range already covers 429 there (a
                 // second, narrower entry would be unreachable in generated clients).
@@ -190,6 +187,194 @@ impl Modify for RateLimitResponses {
                     None => {
                         responses.insert("429".to_owned(), response.clone().into());
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The operations of a path.
+fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.patch,
+        &mut item.head,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The parameters an operation defines itself (not those it refers to).
+fn parameters(operation: &mut Operation) -> impl Iterator<Item = &mut Parameter> {
+    operation
+        .parameters
+        .iter_mut()
+        .flatten()
+        .filter_map(|parameter| match parameter {
+            RefOr::T(parameter) => Some(parameter),
+            RefOr::Ref(_) => None,
+        })
+}
+
+/// States the range of every integer the service reads into a fixed-width integer (utoipa
+/// writes the width only as a `format`, `u-int8`, which JSON Schema does not check): `maximum`
+/// 255 for a `u8`, and so on. A larger number is a 400 (`invalid_json` in a body,
+/// `bad_request` in a path or query), so the document says so.
+struct IntegerRanges;
+
+impl Modify for IntegerRanges {
+    fn modify(&self, openapi: &mut Document) {
+        if let Some(components) = &mut openapi.components {
+            components.schemas.values_mut().for_each(bound_integers);
+        }
+        for item in openapi.paths.paths.values_mut() {
+            for operation in operations(item) {
+                for parameter in parameters(operation) {
+                    if let Some(schema) = &mut parameter.schema {
+                        bound_integers(schema);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adds the `maximum` of its width to every integer of `schema` that has none.
+fn bound_integers(schema: &mut RefOr<Schema>) {
+    let RefOr::T(schema) = schema else { return };
+    match schema {
+        Schema::Object(object) => {
+            if object.maximum.is_none() {
+                object.maximum = object.format.as_ref().and_then(width_maximum);
+            }
+            object.properties.values_mut().for_each(bound_integers);
+            if let Some(additional) = &mut object.additional_properties {
+                if let AdditionalProperties::RefOr(schema) = additional.as_mut() {
+                    bound_integers(schema);
+                }
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items {
+                bound_integers(items);
+            }
+        }
+        Schema::OneOf(one_of) => one_of.items.iter_mut().for_each(bound_integers),
+        Schema::AllOf(all_of) => all_of.items.iter_mut().for_each(bound_integers),
+        Schema::AnyOf(any_of) => any_of.items.iter_mut().for_each(bound_integers),
+        _ => {}
+    }
+}
+
+/// The largest value of an unsigned integer format.
+fn width_maximum(format: &SchemaFormat) -> Option<Number> {
+    let maximum = match format {
+        SchemaFormat::KnownFormat(KnownFormat::UInt8) => u64::from(u8::MAX),
+        SchemaFormat::KnownFormat(KnownFormat::UInt16) => u64::from(u16::MAX),
+        SchemaFormat::KnownFormat(KnownFormat::UInt32) => u64::from(u32::MAX),
+        SchemaFormat::KnownFormat(KnownFormat::UInt64) => u64::MAX,
+        _ => return None,
+    };
+    usize::try_from(maximum).ok().map(Number::UInt)
+}
+
+/// The forms of the header parameters the service reads, as patterns: the versions of
+/// `If-Match` (one entity tag, `"7"`), the tags of `If-None-Match` (a list, or `*`), an event
+/// id in `Last-Event-ID`, and a bearer token (43 URL-safe characters) in `Authorization`.
+/// Header values hold no control characters (RFC 9110): HTTP itself rejects them, before the
+/// service can answer.
+struct HeaderPatterns;
+
+/// `If-Match`: one version as an entity tag (`"7"`, `W/"7"`; the quotes may be left out).
+pub const IF_MATCH_PATTERN: &str = r#"^\s*(W/)?"?[0-9]{1,19}"?\s*$"#;
+/// `If-None-Match`: `*`, or a comma-separated list of entity tags.
+pub const IF_NONE_MATCH_PATTERN: &str = r"^[\t\x20-\x7E\x80-\xFF]*$";
+/// `Last-Event-ID`: an event id, a whole number.
+pub const LAST_EVENT_ID_PATTERN: &str = r"^\s*[0-9]{1,19}\s*$";
+/// `Authorization`: `Bearer` and a token of 43 URL-safe base64 characters.
+pub const AUTHORIZATION_PATTERN: &str = r"^Bearer [A-Za-z0-9_-]{43}$";
+
+impl Modify for HeaderPatterns {
+    fn modify(&self, openapi: &mut Document) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in operations(item) {
+                for parameter in parameters(operation) {
+                    let pattern = match parameter.name.as_str() {
+                        "If-Match" => IF_MATCH_PATTERN,
+                        "If-None-Match" => IF_NONE_MATCH_PATTERN,
+                        "Last-Event-ID" => LAST_EVENT_ID_PATTERN,
+                        "Authorization" => AUTHORIZATION_PATTERN,
+                        _ => continue,
+                    };
+                    if let Some(RefOr::T(Schema::Object(object))) = &mut parameter.schema {
+                        object.pattern = Some(pattern.to_owned());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// OpenAPI links from the answers that create a game (`create_game`, `rematch`: a
+/// `CreatedGame` with the game, its version and its host token) to the operations on that
+/// game, so that a client (and a stateful test such as Schemathesis') can follow them: the
+/// game's id, its `ETag` as `If-Match`, and the host token as `Authorization`.
+struct GameLinks;
+
+/// The operations a new game links to, with the parameters they take from it.
+const GAME_OPERATIONS: &[(&str, &[&str])] = &[
+    ("get_game", &[]),
+    ("list_moves", &[]),
+    ("play_move", &["If-Match", "Authorization"]),
+    ("ai_turns", &["If-Match", "Authorization"]),
+    ("suggest_move", &[]),
+    ("get_record", &[]),
+    ("get_board_picture", &[]),
+    ("rematch", &["Authorization"]),
+    ("cancel_game", &["If-Match", "Authorization"]),
+    ("resign", &["If-Match", "Authorization"]),
+    ("hand_to_ai", &["If-Match", "Authorization"]),
+    ("join_seat", &["If-Match"]),
+    ("leave_seat", &["If-Match", "Authorization"]),
+    ("new_invitation", &["If-Match", "Authorization"]),
+];
+
+impl Modify for GameLinks {
+    fn modify(&self, openapi: &mut Document) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in operations(item) {
+                let creates = matches!(
+                    operation.operation_id.as_deref(),
+                    Some("create_game" | "rematch")
+                );
+                if !creates {
+                    continue;
+                }
+                let Some(RefOr::T(created)) = operation.responses.responses.get_mut("201") else {
+                    continue;
+                };
+                for (target, extra) in GAME_OPERATIONS {
+                    let mut link = LinkBuilder::new()
+                        .operation_id(*target)
+                        .parameter("path.id", "$response.body#/game/id")
+                        .description(format!("`{target}` on the new game."));
+                    for name in *extra {
+                        link = match *name {
+                            "If-Match" => {
+                                link.parameter("header.If-Match", "$response.header.ETag")
+                            }
+                            _ => link.parameter(
+                                "header.Authorization",
+                                "Bearer {$response.body#/tokens/host}",
+                            ),
+                        };
+                    }
+                    created
+                        .links
+                        .insert((*target).to_owned(), link.build().into());
                 }
             }
         }

@@ -10,17 +10,16 @@ use crate::api::{
     AnalysisSuggestionRequest,
 };
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Registers the analysis routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/analysis/moves").route(web::post().to(analysis_moves)))
-        .service(
-            web::resource("/v1/analysis/suggestion").route(web::post().to(analysis_suggestion)),
-        )
-        .service(web::resource("/v1/analysis/check").route(web::post().to(analysis_check)));
+        .service(super::resource("/v1/analysis/moves").post(analysis_moves))
+        .service(super::resource("/v1/analysis/suggestion").post(analysis_suggestion))
+        .service(super::resource("/v1/analysis/check").post(analysis_check));
 }
 
 /// A JSON answer that depends only on the request, not on stored state.
@@ -45,7 +44,7 @@ fn answer<T: serde::Serialize>(body: &T) -> HttpResponse {
 )]
 pub async fn analysis_moves(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisMovesRequest>,
+    body: Json<AnalysisMovesRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::legal_moves(&state, &body)?))
 }
@@ -68,7 +67,7 @@ pub async fn analysis_moves(
 )]
 pub async fn analysis_suggestion(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisSuggestionRequest>,
+    body: Json<AnalysisSuggestionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::suggest(&state, &body).await?))
 }
@@ -89,7 +88,7 @@ pub async fn analysis_suggestion(
 )]
 pub async fn analysis_check(
     state: web::Data<AppState>,
-    body: web::Json<AnalysisCheckRequest>,
+    body: Json<AnalysisCheckRequest>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(answer(&analysis::check(&state, &body)?))
 }

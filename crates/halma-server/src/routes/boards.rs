@@ -13,9 +13,9 @@ use crate::problem::Problem;
 /// Registers the board and rule routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/boards").route(web::get().to(list_boards)))
-        .service(web::resource("/v1/boards/{board}").route(web::get().to(get_board)))
-        .service(web::resource("/v1/rules/options").route(web::get().to(rule_options)));
+        .service(super::resource("/v1/boards").get(list_boards))
+        .service(super::resource("/v1/boards/{board}").get(get_board))
+        .service(super::resource("/v1/rules/options").get(rule_options));
 }
 
 /// The boards offered.

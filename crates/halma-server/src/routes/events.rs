@@ -27,6 +27,22 @@ const RECONNECT_AFTER_SHUTDOWN: Duration = Duration::from_millis(500);
 
 /// Follows a game live.
 ///
+/// One event of a game's stream, as the `text/event-stream` format sends it: its fields, one
+/// line each. (The document's schema of the stream: a client reads the fields and then the JSON
+/// of `data`.)
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct StreamEvent {
+    /// The event's kind: `game`, `seat_joined`, `seat_left`, `move`, `resigned`,
+    /// `handed_to_ai`, `result` or `gone`.
+    pub event: String,
+    /// The event's body: a JSON document (a `GameView`, `MoveEvent`, ...) as text.
+    pub data: String,
+    /// The event's id (a whole number): send it as `Last-Event-ID` to resume after it.
+    pub id: Option<String>,
+    /// The reconnection delay in milliseconds the stream asks for (with its first event).
+    pub retry: Option<u32>,
+}
+
 /// A `text/event-stream` (Server-Sent Events). The first event, `game`, is the whole game (a
 /// `GameView`); then, while the game waits for players, a `seat_joined` (a `SeatJoinedEvent`)
 /// or `seat_left` (a `SeatLeftEvent`) event per seat taken or given up; then one `move` event
@@ -44,7 +60,7 @@ const RECONNECT_AFTER_SHUTDOWN: Duration = Duration::from_millis(500);
     params(GamePath,
         ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The id of the last event received: the stream resumes after it.")),
     responses(
-        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `seat_joined` and `seat_left` (a SeatJoinedEvent or SeatLeftEvent per seat taken or given up while the game waits), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `handed_to_ai` (a HandoverEvent), `result` (a ResultEvent, last), or `gone` (the game expired or was cancelled, last).", content_type = "text/event-stream", body = String),
+        (status = 200, description = "The game's events as `text/event-stream`: `game` (a GameView, first unless resuming), `seat_joined` and `seat_left` (a SeatJoinedEvent or SeatLeftEvent per seat taken or given up while the game waits), `move` (a MoveEvent per move), `resigned` (a ResignedEvent per resignation), `handed_to_ai` (a HandoverEvent), `result` (a ResultEvent, last), or `gone` (the game expired or was cancelled, last).", content_type = "text/event-stream", body = StreamEvent),
         (status = "4XX", description = "Unknown game (404 `game_not_found`), or a `Last-Event-ID` that is not an event of this game (400 `bad_request`).", body = crate::problem::Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Too many open streams on this instance (503 `too_many_streams`, with `Retry-After`), the store is unavailable (503), or an internal error.", body = crate::problem::Problem, content_type = "application/problem+json"),
     )

@@ -14,6 +14,7 @@ use crate::api::{
     MovesQuery, PictureQuery, PlayMoveRequest, SuggestionQuery, SuggestionView,
 };
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::games::{self, Current};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -26,27 +27,25 @@ const MAX_WAIT_SECS: u64 = 30;
 /// Registers the game routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/games").route(web::post().to(create_game)))
+        .service(super::resource("/v1/games").post(create_game))
         .service(
-            web::resource("/v1/games/{id}")
-                .route(web::get().to(get_game))
-                .route(web::delete().to(cancel_game)),
+            super::resource("/v1/games/{id}")
+                .get(get_game)
+                .delete(cancel_game),
         )
         .service(
-            web::resource("/v1/games/{id}/moves")
-                .route(web::get().to(list_moves))
-                .route(web::post().to(play_move)),
+            super::resource("/v1/games/{id}/moves")
+                .get(list_moves)
+                .post(play_move),
         )
-        .service(web::resource("/v1/games/{id}/ai-turns").route(web::post().to(ai_turns)))
-        .service(web::resource("/v1/games/{id}/suggestion").route(web::get().to(suggestion)))
-        .service(web::resource("/v1/games/{id}/record").route(web::get().to(record)))
-        .service(web::resource("/v1/games/{id}/board.svg").route(web::get().to(board_picture)))
-        .service(web::resource("/v1/games/{id}/rematch").route(web::post().to(rematch)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/resign").route(web::post().to(resign)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/ai").route(web::post().to(hand_to_ai)))
-        .service(
-            web::resource("/v1/games/{id}/events").route(web::get().to(super::events::game_events)),
-        );
+        .service(super::resource("/v1/games/{id}/ai-turns").post(ai_turns))
+        .service(super::resource("/v1/games/{id}/suggestion").get(suggestion))
+        .service(super::resource("/v1/games/{id}/record").get(record))
+        .service(super::resource("/v1/games/{id}/board.svg").get(board_picture))
+        .service(super::resource("/v1/games/{id}/rematch").post(rematch))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/resign").post(resign))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/ai").post(hand_to_ai))
+        .service(super::resource("/v1/games/{id}/events").get(super::events::game_events));
 }
 
 /// The strong `ETag` of a version: `"7"`.
@@ -165,7 +164,7 @@ fn none_match(headers: &HeaderMap, version: Version) -> bool {
 )]
 pub async fn create_game(
     state: web::Data<AppState>,
-    body: web::Json<CreateGameRequest>,
+    body: Json<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, version, created) = games::create(&state, &body).await?;
     Ok(created_game(&id, version, &created))
@@ -265,7 +264,7 @@ pub async fn play_move(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     req: HttpRequest,
-    body: web::Json<PlayMoveRequest>,
+    body: Json<PlayMoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -333,7 +332,7 @@ pub async fn resign(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<AiTurnsRequest>,
+    body: Json<AiTurnsRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -374,7 +373,7 @@ pub async fn hand_to_ai(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<HandoverRequest>,
+    body: Json<HandoverRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;
@@ -414,7 +413,7 @@ pub async fn ai_turns(
     state: web::Data<AppState>,
     path: web::Path<GamePath>,
     req: HttpRequest,
-    body: web::Json<AiTurnsRequest>,
+    body: Json<AiTurnsRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(req.headers())?;
     let expected = expected_version(req.headers(), body.version)?;

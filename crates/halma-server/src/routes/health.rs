@@ -1,6 +1,6 @@
 //! Liveness (`/healthz`) and readiness (`/readyz`).
 
-use actix_web::{get, web};
+use actix_web::web;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -35,7 +35,6 @@ pub struct Readiness {
     operation_id = "healthz",
     responses((status = 200, description = "The process is running.", body = Liveness))
 )]
-#[get("/healthz")]
 pub async fn healthz() -> web::Json<Liveness> {
     web::Json(Liveness {
         status: "ok".to_owned(),
@@ -69,7 +68,6 @@ pub async fn healthz() -> web::Json<Liveness> {
         )
     )
 )]
-#[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Readiness>, ApiError> {
     state
         .store

@@ -11,7 +11,7 @@ use crate::state::AppState;
 
 /// Registers the lobby route.
 pub fn configure(config: &mut web::ServiceConfig) {
-    config.service(web::resource("/v1/lobby").route(web::get().to(list_lobby)));
+    config.service(super::resource("/v1/lobby").get(list_lobby));
 }
 
 /// Lists the public games that wait for players, newest first, with their board, players,

@@ -36,16 +36,8 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// invitation link stays with the browser) and the files under `/play/`.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(
-            web::resource("/play")
-                .route(web::get().to(redirect))
-                .route(web::head().to(redirect)),
-        )
-        .service(
-            web::resource("/play/{file:.*}")
-                .route(web::get().to(file))
-                .route(web::head().to(file)),
-        );
+        .service(super::resource("/play").get(redirect).head(redirect))
+        .service(super::resource("/play/{file:.*}").get(file).head(file));
 }
 
 /// `/play` → `/play/`, so that the page's relative asset links resolve under `/play/`.

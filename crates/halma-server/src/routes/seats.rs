@@ -7,6 +7,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use super::games::{json_with_etag, optional_version, SeatPath};
 use crate::api::{Invitation, JoinRequest, JoinedSeat, LeftSeat};
 use crate::error::ApiError;
+use crate::extractors::Json;
 use crate::games;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -15,12 +16,9 @@ use crate::token::bearer_token;
 /// Registers the seat routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/games/{id}/seats/{seat}/join").route(web::post().to(join)))
-        .service(web::resource("/v1/games/{id}/seats/{seat}/leave").route(web::post().to(leave)))
-        .service(
-            web::resource("/v1/games/{id}/seats/{seat}/invitation")
-                .route(web::post().to(invitation)),
-        );
+        .service(super::resource("/v1/games/{id}/seats/{seat}/join").post(join))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/leave").post(leave))
+        .service(super::resource("/v1/games/{id}/seats/{seat}/invitation").post(invitation));
 }
 
 /// Joins an open seat with its invitation code (any open seat of a public game, without
@@ -44,7 +42,7 @@ pub async fn join(
     state: web::Data<AppState>,
     path: web::Path<SeatPath>,
     req: HttpRequest,
-    body: web::Json<JoinRequest>,
+    body: Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let expected = optional_version(req.headers(), None)?;
     let (version, joined): (_, JoinedSeat) =

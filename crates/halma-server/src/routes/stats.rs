@@ -12,8 +12,8 @@ use crate::state::AppState;
 /// Registers the statistics routes.
 pub fn configure(config: &mut web::ServiceConfig) {
     config
-        .service(web::resource("/v1/stats").route(web::get().to(game_stats)))
-        .service(web::resource("/v1/stats/players/{name}").route(web::get().to(player_stats)));
+        .service(super::resource("/v1/stats").get(game_stats))
+        .service(super::resource("/v1/stats/players/{name}").get(player_stats));
 }
 
 /// Statistics of the games finished on this service, per board, player count and rule set:

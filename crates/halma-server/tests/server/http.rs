@@ -190,7 +190,87 @@ async fn unknown_paths_and_methods_get_problem_documents() {
         .send()
         .await
         .unwrap();
-    expect_problem(response, StatusCode::NOT_FOUND, "not_found").await;
+    assert_eq!(header(&response, "allow"), Some("GET"));
+    expect_problem(
+        response,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+    )
+    .await;
+}
+
+/// Every path of the OpenAPI document answers each method it does not document with 405, an
+/// `Allow` header naming exactly the documented ones, and a problem document; so do the web
+/// client's pages.
+#[tokio::test]
+async fn wrong_methods_get_405_with_allow() {
+    let app = TestApp::spawn(Config::default()).await;
+    let document: serde_json::Value = app.get("/openapi.json").await.json().await.unwrap();
+    let paths = document["paths"].as_object().unwrap();
+    assert!(paths.len() > 20, "{} paths", paths.len());
+    let every = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE",
+    ];
+    for (template, item) in paths {
+        let documented: Vec<String> = item
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|method| method.to_ascii_uppercase())
+            .filter(|method| every.contains(&method.as_str()))
+            .collect();
+        // Path parameters: a game id that exists nowhere, seat 0, a board and a name.
+        let path = template
+            .replace("{id}", "no-such-game")
+            .replace("{seat}", "0")
+            .replace("{board}", "star")
+            .replace("{name}", "Ada");
+        for method in every.iter().filter(|m| !documented.iter().any(|d| d == *m)) {
+            let response = app
+                .client
+                .request(method.parse().unwrap(), format!("{}{path}", app.base))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                response.status(),
+                StatusCode::METHOD_NOT_ALLOWED,
+                "{method} {path}"
+            );
+            let mut allowed: Vec<&str> = header(&response, "allow")
+                .unwrap_or_else(|| panic!("{method} {path}: no Allow header"))
+                .split(',')
+                .map(str::trim)
+                .collect();
+            allowed.sort_unstable();
+            let mut expected: Vec<&str> = documented.iter().map(String::as_str).collect();
+            expected.sort_unstable();
+            assert_eq!(allowed, expected, "{method} {path}");
+            if *method != "HEAD" {
+                expect_problem(
+                    response,
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "method_not_allowed",
+                )
+                .await;
+            }
+        }
+    }
+    for path in ["/play", "/play/"] {
+        let response = app
+            .client
+            .post(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(header(&response, "allow"), Some("GET, HEAD"), "{path}");
+        expect_problem(
+            response,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+        )
+        .await;
+    }
 }
 
 /// A preflight as a browser sends it before a cross-origin move.

@@ -21,5 +21,6 @@ mod openapi_doc;
 mod play;
 mod redis_cluster;
 mod redis_store;
+mod schema_limits;
 mod seats;
 mod store_suite;

@@ -56,16 +56,11 @@ async fn busy_slots_give_the_one_ply_move_in_time() {
 async fn long_searches_leave_a_slot_for_short_ones() {
     let state = instance(2);
     let id = new_game(&state).await;
-    // A long search takes the only long-search slot and one of the two slots.
-    let long = {
-        let state = state.clone();
-        let id = id.clone();
-        actix_web::rt::spawn(async move { games::suggest(&state, &id, &query(10, 1500)).await })
-    };
-    // Give it time to take its slots.
-    while state.ai_long_slots.available_permits() > 0 {
-        actix_web::rt::time::sleep(Duration::from_millis(5)).await;
-    }
+    // A long search running: it holds the only long-search slot and one of the two slots.
+    // (Held here rather than by a real search, which may end before its budget does: a
+    // search starts no new iteration late in its budget.)
+    let long_held = Arc::clone(&state.ai_long_slots).acquire_owned().await.unwrap();
+    let held = Arc::clone(&state.ai_slots).acquire_owned().await.unwrap();
     // A second long search cannot get a slot: it answers in time with the one-ply move.
     let started = Instant::now();
     let (_, second_long) = games::suggest(&state, &id, &query(10, 700)).await.unwrap();
@@ -76,8 +71,11 @@ async fn long_searches_leave_a_slot_for_short_ones() {
     let (_, short) = games::suggest(&state, &id, &query(10, 300)).await.unwrap();
     assert!(started.elapsed() < Duration::from_millis(300) + MARGIN);
     assert_eq!(short.level, 10);
-    let (_, long) = long.await.unwrap().unwrap();
+    // Once the first long search ends, a long search searches at the level asked for.
+    drop((long_held, held));
+    let (_, long) = games::suggest(&state, &id, &query(10, 700)).await.unwrap();
     assert_eq!(long.level, 10);
+    assert!(long.depth >= 1);
 }
 
 #[actix_web::test]

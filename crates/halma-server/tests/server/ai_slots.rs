@@ -59,7 +59,10 @@ async fn long_searches_leave_a_slot_for_short_ones() {
     // A long search running: it holds the only long-search slot and one of the two slots.
     // (Held here rather than by a real search, which may end before its budget does: a
     // search starts no new iteration late in its budget.)
-    let long_held = Arc::clone(&state.ai_long_slots).acquire_owned().await.unwrap();
+    let long_held = Arc::clone(&state.ai_long_slots)
+        .acquire_owned()
+        .await
+        .unwrap();
     let held = Arc::clone(&state.ai_slots).acquire_owned().await.unwrap();
     // A second long search cannot get a slot: it answers in time with the one-ply move.
     let started = Instant::now();

@@ -22,18 +22,24 @@
 //! watcher after it reconnects, since notifications may have been missed meanwhile) and
 //! announces what it hears to its [`Changes`].
 
+mod feed;
+mod scripts;
+
 use std::future::Future;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::{ClusterClient, ClusterClientBuilder};
 use ::redis::cluster_async::ClusterConnection;
-use ::redis::{Client, PushKind, RedisError, RedisFuture, Script, Value};
-use futures_util::StreamExt as _;
+use ::redis::{Client, RedisError, RedisFuture, Value};
 use tokio::sync::OnceCell;
 
-use super::changes::{Changes, WeakChanges};
+use self::feed::{follow_changes, follow_shard_changes, shard_channel};
+use self::scripts::{
+    COMPARE_AND_SET, COUNT, CREATE, DELETE, GET, GET_IF_CHANGED, LOBBY_UPDATE, TAKE,
+};
+use super::changes::Changes;
 use super::{Counters, Lifetime, LogWrite, Lookup, StoreError, StoredGame, Version};
 
 /// Default upper bound on one store operation, reconnection attempts included (the
@@ -50,242 +56,6 @@ const SUBSCRIBE_MIN_DELAY: Duration = Duration::from_millis(50);
 const SUBSCRIBE_MAX_DELAY: Duration = Duration::from_secs(2);
 /// How often an idle subscription checks whether its store is gone.
 const SUBSCRIBE_CHECK: Duration = Duration::from_secs(1);
-
-/// Creates a game unless its key exists.
-/// KEYS[1] game key, KEYS[2] its log; ARGV[1] head; ARGV[2] the log's first entry; ARGV[3] TTL
-/// in milliseconds; ARGV[4] the publish command (`PUBLISH`, or `SPUBLISH` on a cluster) and
-/// ARGV[5] the change channel; ARGV[6] game id. Returns 1, or 0 if taken.
-static CREATE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return 0
-end
-redis.call('DEL', KEYS[2])
-redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[1])
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call(ARGV[4], ARGV[5], '1 ' .. ARGV[6])
-return 1
-",
-    )
-});
-
-/// Replaces a game's head and writes its log if its version is the expected one, and then adds
-/// the counters.
-/// KEYS[1] game key; KEYS[2] its log; KEYS[3] the set of counter set names; KEYS[4..] the
-/// counter hashes (none on a cluster: they live in another slot). ARGV[1] expected version;
-/// ARGV[2] head; ARGV[3] TTL in milliseconds; ARGV[4] the publish command and ARGV[5] the change
-/// channel; ARGV[6] game id; ARGV[7] `a` to append to the log, `r` to replace it; ARGV[8] the
-/// number n of entries, then the n entries; then per counter hash (in the order of KEYS[4..]):
-/// its name, the number m of fields, and m pairs of field and increment.
-/// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
-/// {2, new version} stored; {3, detail} corrupt record.
-static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local current = redis.call('HGET', KEYS[1], 'v')
-if not current then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    return {3, 'the hash has no version field'}
-  end
-  return {0, ''}
-end
-if current ~= ARGV[1] then
-  return {1, current}
-end
-local entries = tonumber(ARGV[8])
-if ARGV[7] == 'a' then
-  local logged = redis.call('LLEN', KEYS[2])
-  if logged ~= tonumber(current) then
-    return {3, 'the log has ' .. logged .. ' entries at version ' .. current}
-  end
-elseif entries ~= tonumber(current) + 1 then
-  return {3, 'a replaced log needs one entry per version'}
-end
-local new = redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 'doc', ARGV[2])
-if ARGV[7] == 'r' then
-  redis.call('DEL', KEYS[2])
-end
-for i = 1, entries do
-  redis.call('RPUSH', KEYS[2], ARGV[8 + i])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local at = 9 + entries
-for k = 4, #KEYS do
-  redis.call('SADD', KEYS[3], ARGV[at])
-  local fields = tonumber(ARGV[at + 1])
-  at = at + 2
-  for _ = 1, fields do
-    redis.call('HINCRBY', KEYS[k], ARGV[at], ARGV[at + 1])
-    at = at + 2
-  end
-end
-redis.call(ARGV[4], ARGV[5], new .. ' ' .. ARGV[6])
-return {2, new}
-",
-    )
-});
-
-/// Removes a game if its version is the expected one.
-/// KEYS[1] game key, KEYS[2] its log; ARGV[1] expected version; ARGV[2] the publish command
-/// and ARGV[3] the change channel; ARGV[4] game id.
-/// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch; {2, ''}
-/// removed; {3, detail} corrupt record.
-static DELETE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local current = redis.call('HGET', KEYS[1], 'v')
-if not current then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    return {3, 'the hash has no version field'}
-  end
-  return {0, ''}
-end
-if current ~= ARGV[1] then
-  return {1, current}
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call(ARGV[2], ARGV[3], (tonumber(current) + 1) .. ' ' .. ARGV[4])
-return {2, ''}
-",
-    )
-});
-
-/// Adds (ARGV[2] = '1') or removes (ARGV[2] = '0') the lobby entry ARGV[1] in every index
-/// KEYS. Returns the number of indexes changed.
-static LOBBY_UPDATE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local changed = 0
-for _, key in ipairs(KEYS) do
-  if ARGV[2] == '1' then
-    changed = changed + redis.call('ZADD', key, 0, ARGV[1])
-  else
-    changed = changed + redis.call('ZREM', key, ARGV[1])
-  end
-end
-return changed
-",
-    )
-});
-
-/// Adds counters (on a cluster, after the write that finished the game: the counters live in a
-/// slot of their own). KEYS[1] the set of counter set names; KEYS[2..] the counter hashes;
-/// ARGV per hash: its name, the number m of fields, and m pairs of field and increment.
-static COUNT: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local at = 1
-for k = 2, #KEYS do
-  redis.call('SADD', KEYS[1], ARGV[at])
-  local fields = tonumber(ARGV[at + 1])
-  at = at + 2
-  for _ = 1, fields do
-    redis.call('HINCRBY', KEYS[k], ARGV[at], ARGV[at + 1])
-    at = at + 2
-  end
-end
-return 1
-",
-    )
-});
-
-/// Reads a game whole: {status, version, head, log}, as strict as [`GET_IF_CHANGED`].
-/// KEYS[1] game key, KEYS[2] its log.
-/// Returns {0, '', '', {}} no such game; {2, version, head, log} the game; {3, detail, '', {}}
-/// corrupt record.
-static GET: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local version = redis.call('HGET', KEYS[1], 'v')
-local head = redis.call('HGET', KEYS[1], 'doc')
-if not version or not head then
-  if version then
-    return {3, 'the hash has no document field', '', {}}
-  elseif head then
-    return {3, 'the hash has no version field', '', {}}
-  end
-  return {0, '', '', {}}
-end
-return {2, version, head, redis.call('LRANGE', KEYS[2], 0, -1)}
-",
-    )
-});
-
-/// Reads a game unless the caller holds its current version: nothing but the version then;
-/// the head and the entries after the caller's version when the log has them (one entry per
-/// version); else the whole game.
-/// KEYS[1] game key, KEYS[2] its log; ARGV[1] the version the caller holds.
-/// Returns {status, value, head, entries}: {0, '', '', {}} no such game; {1, version, '', {}}
-/// unchanged; {4, version, head, entries after ARGV[1]} appended; {2, version, head, log}
-/// the whole game; {3, detail, '', {}} corrupt record.
-static GET_IF_CHANGED: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local version = redis.call('HGET', KEYS[1], 'v')
-if not version then
-  if redis.call('HEXISTS', KEYS[1], 'doc') == 1 then
-    return {3, 'the hash has no version field', '', {}}
-  end
-  return {0, '', '', {}}
-end
-if version == ARGV[1] then
-  if redis.call('HEXISTS', KEYS[1], 'doc') == 0 then
-    return {3, 'the hash has no document field', '', {}}
-  end
-  return {1, version, '', {}}
-end
-local head = redis.call('HGET', KEYS[1], 'doc')
-if not head then
-  return {3, 'the hash has no document field', '', {}}
-end
-local known = tonumber(ARGV[1])
-local logged = redis.call('LLEN', KEYS[2])
-if logged == tonumber(version) and known and known >= 1 and known < logged then
-  return {4, version, head, redis.call('LRANGE', KEYS[2], known, -1)}
-end
-return {2, version, head, redis.call('LRANGE', KEYS[2], 0, -1)}
-",
-    )
-});
-
-/// Takes units from the rate-limit buckets of one request, all or none (GCRA: each key holds
-/// its bucket's theoretical arrival time, in microseconds of the Redis clock, so every
-/// instance shares one clock; see `crate::limits::gcra` for the same arithmetic in memory).
-/// KEYS the bucket keys; ARGV per key: microseconds per unit, the burst's tolerance in
-/// microseconds, cost; then the last ARGV is 1 to charge the costs whatever the buckets hold
-/// (a debt that later takes wait for). Returns {0, 0} when taken, else {i, microseconds}: the
-/// first bucket (from 1) without enough, and the wait until it would have them.
-static TAKE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local now = redis.call('TIME')
-now = tonumber(now[1]) * 1000000 + tonumber(now[2])
-local force = ARGV[#ARGV] == '1'
-local nexts = {}
-for i, key in ipairs(KEYS) do
-  local tat = tonumber(redis.call('GET', key) or now)
-  if tat < now then
-    tat = now
-  end
-  local next = tat + tonumber(ARGV[3 * i - 2]) * tonumber(ARGV[3 * i])
-  local wait = next - tonumber(ARGV[3 * i - 1]) - now
-  if wait > 0 and not force then
-    return {i, math.ceil(wait)}
-  end
-  nexts[i] = next
-end
-for i, key in ipairs(KEYS) do
-  redis.call('SET', key, string.format('%.0f', nexts[i]), 'PX', math.ceil((nexts[i] - now) / 1000) + 1)
-end
-return {0, 0}
-",
-    )
-});
 
 /// A Redis-backed store; cheap to clone (clones share the connection).
 #[derive(Clone)]
@@ -920,64 +690,6 @@ impl RedisStore {
     }
 }
 
-/// Follows the change channel for as long as the store's changes live: subscribes on a
-/// connection of its own, announces every `VERSION ID` message, and after any break
-/// reconnects with backoff and wakes every watcher (what was published meanwhile is lost).
-async fn follow_changes(client: Client, channel: Arc<str>, changes: WeakChanges) {
-    let mut delay = SUBSCRIBE_MIN_DELAY;
-    while changes.upgrade().is_some() {
-        let subscribed = tokio::time::timeout(OPERATION_TIMEOUT, async {
-            let mut pubsub = client.get_async_pubsub().await?;
-            pubsub.subscribe(&*channel).await?;
-            Ok::<_, RedisError>(pubsub.into_on_message())
-        })
-        .await;
-        match subscribed {
-            Ok(Ok(mut messages)) => {
-                delay = SUBSCRIBE_MIN_DELAY;
-                match changes.upgrade() {
-                    Some(live) => live.wake_all(),
-                    None => return,
-                }
-                loop {
-                    let next = tokio::time::timeout(SUBSCRIBE_CHECK, messages.next()).await;
-                    let Some(live) = changes.upgrade() else {
-                        return;
-                    };
-                    match next {
-                        Err(_idle) => continue,
-                        Ok(None) => break,
-                        Ok(Some(message)) => match parse_change(message.get_payload_bytes()) {
-                            Some((version, id)) => live.publish(id, version),
-                            None => tracing::warn!(
-                                channel = %channel,
-                                "ignoring a message on the change channel that is not VERSION ID"
-                            ),
-                        },
-                    }
-                }
-                tracing::warn!(channel = %channel, "the change subscription was closed; reconnecting");
-            }
-            Ok(Err(err)) => {
-                tracing::warn!(channel = %channel, error = %err, "cannot subscribe to game changes; retrying");
-            }
-            Err(_elapsed) => {
-                tracing::warn!(channel = %channel, "subscribing to game changes timed out; retrying");
-            }
-        }
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(SUBSCRIBE_MAX_DELAY);
-    }
-}
-
-/// Reads a change message, `VERSION ID`.
-fn parse_change(payload: &[u8]) -> Option<(Version, &str)> {
-    let text = std::str::from_utf8(payload).ok()?;
-    let (version, id) = text.split_once(' ')?;
-    let version = version.parse::<Version>().ok().filter(|v| *v > 0)?;
-    (!id.is_empty()).then_some((version, id))
-}
-
 /// A duration in whole milliseconds, at least 1 (Redis refuses a TTL of 0).
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
@@ -1013,125 +725,6 @@ fn counter_args(
         for (field, increment) in fields {
             script.arg(field).arg(*increment);
         }
-    }
-}
-
-/// The sharded channel of game `id`'s changes on a cluster, in the game's slot.
-fn shard_channel(key_prefix: &str, id: &str) -> String {
-    format!("{key_prefix}changes:{{{id}}}")
-}
-
-/// Follows the changes of the games watched on this instance, on a cluster: subscribes to a
-/// game's sharded channel when it gets its first watcher and unsubscribes when it has none
-/// (the client subscribes again by itself after it reconnects to a node), announces every
-/// `VERSION ID` message, and wakes the game's watchers once a subscription is in place (a
-/// write before it was not heard) and every watcher after a connection was lost. Ends soon
-/// after the store's changes are dropped.
-async fn follow_shard_changes(
-    client: ClusterClient,
-    key_prefix: Arc<str>,
-    changes: WeakChanges,
-    mut interest: tokio::sync::mpsc::UnboundedReceiver<super::changes::Interest>,
-    mut pushes: tokio::sync::mpsc::UnboundedReceiver<::redis::PushInfo>,
-) {
-    use super::changes::Interest;
-    let mut delay = SUBSCRIBE_MIN_DELAY;
-    // Games whose subscription is not in place (not yet, or it failed).
-    let mut pending: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut connection: Option<ClusterConnection> = None;
-    loop {
-        let Some(live) = changes.upgrade() else {
-            return;
-        };
-        if connection.is_none() {
-            match tokio::time::timeout(OPERATION_TIMEOUT, client.get_async_connection()).await {
-                Ok(Ok(connected)) => {
-                    connection = Some(connected);
-                    delay = SUBSCRIBE_MIN_DELAY;
-                    pending.extend(live.watched());
-                }
-                Ok(Err(err)) => {
-                    tracing::warn!(error = %err, "cannot connect to the cluster for game changes; retrying");
-                }
-                Err(_elapsed) => {
-                    tracing::warn!(
-                        "connecting to the cluster for game changes timed out; retrying"
-                    );
-                }
-            }
-        }
-        if let Some(connected) = connection.as_mut() {
-            let ids: Vec<String> = pending.iter().cloned().collect();
-            for id in ids {
-                let channel = shard_channel(&key_prefix, &id);
-                let wanted = live.watched().contains(&id);
-                let done = if wanted {
-                    connected.ssubscribe(&channel).await
-                } else {
-                    connected.sunsubscribe(&channel).await
-                };
-                match done {
-                    Ok(()) => {
-                        pending.remove(&id);
-                        if wanted {
-                            live.wake(&id);
-                        }
-                    }
-                    Err(err) => {
-                        tracing::warn!(channel = %channel, error = %err, "cannot change a subscription to game changes; retrying");
-                        break;
-                    }
-                }
-            }
-        }
-        drop(live);
-        let wait = if pending.is_empty() && connection.is_some() {
-            SUBSCRIBE_CHECK
-        } else {
-            delay
-        };
-        tokio::select! {
-            news = interest.recv() => match news {
-                Some(Interest::Watched(id) | Interest::Unwatched(id)) => {
-                    pending.insert(id);
-                    // Take every change of interest that is queued before subscribing.
-                    while let Ok(Interest::Watched(id) | Interest::Unwatched(id)) = interest.try_recv() {
-                        pending.insert(id);
-                    }
-                }
-                None => return,
-            },
-            push = pushes.recv() => match push {
-                Some(push) => {
-                    let Some(live) = changes.upgrade() else {
-                        return;
-                    };
-                    match push.kind {
-                        PushKind::SMessage => match push.data.get(1).and_then(push_bytes).and_then(parse_change) {
-                            Some((version, id)) => live.publish(id, version),
-                            None => tracing::warn!("ignoring a message on a change channel that is not VERSION ID"),
-                        },
-                        PushKind::Disconnection => live.wake_all(),
-                        _ => {}
-                    }
-                }
-                None => return,
-            },
-            () = tokio::time::sleep(wait) => {
-                if !pending.is_empty() {
-                    delay = (delay * 2).min(SUBSCRIBE_MAX_DELAY);
-                }
-            }
-        }
-    }
-}
-
-/// The bytes of a pushed message's payload.
-fn push_bytes(value: &Value) -> Option<&[u8]> {
-    match value {
-        Value::BulkString(bytes) => Some(bytes),
-        Value::SimpleString(text) => Some(text.as_bytes()),
-        _ => None,
     }
 }
 
@@ -1180,7 +773,7 @@ fn corrupt(key: &str, detail: &str) -> StoreError {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_change;
+    use super::feed::parse_change;
 
     #[test]
     fn change_messages_are_read_strictly() {

@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use actix_web::http::header::CONTENT_TYPE;
-use actix_web::{get, HttpResponse};
+use actix_web::HttpResponse;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use crate::error::ApiError;
@@ -157,14 +157,13 @@ fn describe() {
     describe_counter!(GAMES_FINISHED, "Games that ended.");
 }
 
-/// The metrics in the Prometheus text exposition format (version 0.0.4).
+/// The metrics in the Prometheus text exposition format (version 0.0.4), at `GET /metrics`.
 ///
 /// Not part of the OpenAPI document (like `/openapi.json` and `/docs`, it is for operators,
 /// not API clients) and not subject to request limits.
 ///
 /// # Errors
 /// An internal error (500) when the process reports its metrics to another recorder.
-#[get("/metrics")]
 pub async fn scrape() -> Result<HttpResponse, ApiError> {
     let handle =
         install().ok_or_else(|| ApiError::internal("the metrics recorder is not installed"))?;

@@ -204,7 +204,6 @@ pub fn app(
         .app_data(extractors::query_config())
         .app_data(extractors::path_config())
         .configure(|config| routes::configure(config, ApiDoc::openapi()))
-        .service(observability::scrape)
         .default_service(web::to(route_not_found))
         .wrap(ErrorHandlers::new().default_handler(problem_fallback))
         // Inside CORS: preflights never spend from a bucket, and a 429 carries the CORS

@@ -27,6 +27,7 @@ pub fn configure(config: &mut ServiceConfig, openapi: OpenApi) {
     config
         .service(resource("/healthz").get(health::healthz))
         .service(resource("/readyz").get(health::readyz))
+        .service(resource("/metrics").get(crate::observability::scrape))
         .configure(games::configure)
         .configure(seats::configure)
         .configure(lobby::configure)

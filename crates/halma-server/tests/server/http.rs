@@ -184,19 +184,21 @@ async fn unknown_paths_and_methods_get_problem_documents() {
         "not_found",
     )
     .await;
-    let response = app
-        .client
-        .post(format!("{}/healthz", app.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(header(&response, "allow"), Some("GET"));
-    expect_problem(
-        response,
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-    )
-    .await;
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let response = app
+            .client
+            .post(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(header(&response, "allow"), Some("GET"), "{path}");
+        expect_problem(
+            response,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+        )
+        .await;
+    }
 }
 
 /// Every path of the OpenAPI document answers each method it does not document with 405, an

@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, MultiMode};
-use crate::eval::{Evaluator, RaceEvaluator};
+use crate::eval::{relative_score, Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
 use crate::pvs::{Pvs, PvsOptions};
-use crate::search::{Budget, ExcludeRootMoves};
+use crate::search::{Budget, ExcludeRootMoves, GAME_HISTORY};
 use crate::sides::Sides;
 
 /// The strongest level.
@@ -215,6 +215,7 @@ pub fn suggest_lines_with<E: Evaluator>(
     };
     let mut found: Vec<Suggestion> = Vec::with_capacity(lines.min(64));
     let mut excluded: Vec<Move> = Vec::new();
+    let repeating = RepeatingMoves::new(variant, eval, pos, recent_hashes);
     while found.len() < lines {
         let line_started = if found.is_empty() {
             started
@@ -226,8 +227,21 @@ pub fn suggest_lines_with<E: Evaluator>(
             deadline: Some(line_started + share),
             time_budget: share,
         };
-        strategy.exclude_root_moves(&excluded);
-        let Some(r) = strategy.choose(pos, recent_hashes, &budget) else {
+        // A side that is ahead never goes back to a position of the game while it has another
+        // move, whatever a level's search or noise would prefer (a repetition can end the game
+        // in a draw): those moves are left out, and only offered once nothing else is left.
+        let mut avoided = excluded.clone();
+        avoided.extend(repeating.moves.iter().copied());
+        strategy.exclude_root_moves(&avoided);
+        let chosen = match strategy.choose(pos, recent_hashes, &budget) {
+            Some(r) => Some(r),
+            None if !repeating.moves.is_empty() => {
+                strategy.exclude_root_moves(&excluded);
+                strategy.choose(pos, recent_hashes, &budget)
+            }
+            None => None,
+        };
+        let Some(r) = chosen else {
             break;
         };
         excluded.push(r.mv);
@@ -241,6 +255,37 @@ pub fn suggest_lines_with<E: Evaluator>(
         });
     }
     found
+}
+
+/// The moves of the side to move that go back to a position the game went through, when that
+/// side is ahead (by the evaluation) and has a move that does not: the moves it must not play.
+struct RepeatingMoves {
+    moves: Vec<Move>,
+}
+
+impl RepeatingMoves {
+    fn new<E: Evaluator>(variant: &Variant, eval: &E, pos: &Position, history: &[u64]) -> Self {
+        let recent = &history[history.len().saturating_sub(GAME_HISTORY)..];
+        let sides = Sides::new(variant);
+        let unit = sides.unit(pos.to_move());
+        if recent.is_empty() || relative_score(eval, &sides, pos, unit) <= 0 {
+            return RepeatingMoves { moves: Vec::new() };
+        }
+        let mut all = Vec::new();
+        variant.generate_moves(pos, &mut all);
+        let (repeating, fresh): (Vec<Move>, Vec<Move>) = all.into_iter().partition(|&mv| {
+            let mut next = *pos;
+            variant.play_unchecked(&mut next, mv);
+            recent.contains(&next.hash())
+        });
+        RepeatingMoves {
+            moves: if fresh.is_empty() {
+                Vec::new()
+            } else {
+                repeating
+            },
+        }
+    }
 }
 
 /// A table about as large as the number of nodes the budget allows (at roughly a million

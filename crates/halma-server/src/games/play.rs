@@ -155,18 +155,16 @@ pub async fn resign(
     if matches!(actor, Actor::Seat(s) if s != seat) {
         return Err(ApiError::InvalidToken);
     }
-    if game.is_over() {
-        return Err(IllegalMove::GameOver.into());
-    }
-    if !game.position().is_active(resigning) {
-        return Err(ApiError::SeatNotPlaying { seat });
-    }
     let logged = Logged::of(&game);
     let mut game = take_to_change(state, id, game);
-    game.resign(resigning).map_err(|err| match err {
-        ResignError::GameOver => IllegalMove::GameOver.into(),
-        ResignError::NotPlaying(_) => ApiError::SeatNotPlaying { seat },
-    })?;
+    if let Err(err) = game.resign(resigning) {
+        // Nothing changed: the game goes back to the cache as it was.
+        remember(state, id, expected, header, game);
+        return Err(match err {
+            ResignError::GameOver => IllegalMove::GameOver.into(),
+            ResignError::NotPlaying(_) => ApiError::SeatNotPlaying { seat },
+        });
+    }
     let mut played = Vec::new();
     ai::run_ai_seats(state, id, &header, &mut game, &mut played).await?;
     save(state, id, expected, header, game, logged, played).await

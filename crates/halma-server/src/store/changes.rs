@@ -68,6 +68,11 @@ impl Changes {
         }
     }
 
+    /// Whether game `id` has watchers on this instance.
+    pub(super) fn is_watched(&self, id: &str) -> bool {
+        self.lock().contains_key(id)
+    }
+
     /// The games watched now.
     pub(super) fn watched(&self) -> Vec<String> {
         self.lock().keys().cloned().collect()

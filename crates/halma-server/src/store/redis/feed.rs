@@ -118,7 +118,7 @@ pub(super) async fn follow_shard_changes(
             let ids: Vec<String> = pending.iter().cloned().collect();
             for id in ids {
                 let channel = shard_channel(&key_prefix, &id);
-                let wanted = live.watched().contains(&id);
+                let wanted = live.is_watched(&id);
                 let done = if wanted {
                     connected.ssubscribe(&channel).await
                 } else {

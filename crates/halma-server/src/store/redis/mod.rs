@@ -237,7 +237,7 @@ impl RedisStore {
         };
         tokio::spawn(follow_shard_changes(
             subscriber,
-            store.clone_prefix(),
+            Arc::clone(&store.key_prefix),
             store.changes.downgrade(),
             interest,
             received,
@@ -248,10 +248,6 @@ impl RedisStore {
     /// Whether the store is on a Redis Cluster.
     pub fn is_cluster(&self) -> bool {
         matches!(self.link, Link::Cluster(_))
-    }
-
-    fn clone_prefix(&self) -> Arc<str> {
-        Arc::clone(&self.key_prefix)
     }
 
     /// A connection for one operation (on a cluster, connecting first if no connection is up).
@@ -493,21 +489,11 @@ impl RedisStore {
         let (status, value): (i64, String) = self
             .bounded(&key, script.invoke_async(&mut connection))
             .await?;
-        match status {
-            0 => Err(StoreError::NotFound),
-            1 => Err(StoreError::VersionMismatch {
-                current: parse_version(&key, &value)?,
-            }),
-            2 => {
-                let version = parse_version(&key, &value)?;
-                if !after.is_empty() {
-                    self.count(after).await;
-                }
-                Ok(version)
-            }
-            3 => Err(corrupt(&key, &value)),
-            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
+        let version = parse_version(&key, &written(&key, status, value)?)?;
+        if !after.is_empty() {
+            self.count(after).await;
         }
+        Ok(version)
     }
 
     /// Adds counters after the write that finished a game, on a cluster. Only the instance
@@ -586,15 +572,7 @@ impl RedisStore {
                     .await
             })
             .await?;
-        match status {
-            0 => Err(StoreError::NotFound),
-            1 => Err(StoreError::VersionMismatch {
-                current: parse_version(&key, &value)?,
-            }),
-            2 => Ok(()),
-            3 => Err(corrupt(&key, &value)),
-            other => Err(corrupt(&key, &format!("unexpected script status {other}"))),
-        }
+        written(&key, status, value).map(drop)
     }
 
     pub(super) async fn lobby_update(
@@ -725,6 +703,20 @@ fn counter_args(
         for (field, increment) in fields {
             script.arg(field).arg(*increment);
         }
+    }
+}
+
+/// Reads the `{status, value}` reply of a conditional write ([`COMPARE_AND_SET`], [`DELETE`]):
+/// the value when the write was made.
+fn written(key: &str, status: i64, value: String) -> Result<String, StoreError> {
+    match status {
+        0 => Err(StoreError::NotFound),
+        1 => Err(StoreError::VersionMismatch {
+            current: parse_version(key, &value)?,
+        }),
+        2 => Ok(value),
+        3 => Err(corrupt(key, &value)),
+        other => Err(corrupt(key, &format!("unexpected script status {other}"))),
     }
 }
 

@@ -9,7 +9,8 @@
 #
 # Settings (environment): CONNECTIONS (32), DURATION seconds per scenario (10), WARMUP (1),
 # GAMES (64), PLIES played into each read game (20), THREADS of the load generator (2),
-# SCENARIOS (get,moves,play; `suggest` may be added or run alone), PERF=1 to profile the server
+# SCENARIOS (get,moves,play; `suggest` and `health`, the floor of a request that touches no
+# store, may be added or run alone), PERF=1 to profile the server
 # with `perf record` in a second pass (one pass per scenario, after the measured one), OUT
 # directory (target/loadbench), SERVER_BIN to measure another build of the server (A/B
 # comparisons) instead of building it.

@@ -13,7 +13,7 @@ USAGE: loadgen [OPTIONS]
 
 OPTIONS (defaults in brackets):
   --url URL             base URL of the service, http://127.0.0.1:PORT [http://127.0.0.1:8080]
-  --scenarios LIST      comma-separated: get, moves, play, suggest [get,moves,play]
+  --scenarios LIST      comma-separated: get, moves, play, suggest, health [get,moves,play]
   --connections C       concurrent connections, one virtual user each, 1..=1024 [32]
   --duration SECS       measured time per scenario, 1..=600 [10]
   --warmup SECS         unmeasured time before each scenario, 0..=60 [1]
@@ -46,6 +46,9 @@ pub enum Scenario {
     PlayMoves,
     /// `GET /v1/games/{id}/suggestion?level=10&time_ms=N` on mid-game positions.
     Suggest,
+    /// `GET /healthz`: no store, no game, a few bytes of JSON. The floor of what any request
+    /// costs (HTTP, routing, middleware, the generator's own share) on the same machine.
+    Health,
 }
 
 impl Scenario {
@@ -56,6 +59,7 @@ impl Scenario {
             Self::ListMoves => "moves",
             Self::PlayMoves => "play",
             Self::Suggest => "suggest",
+            Self::Health => "health",
         }
     }
 
@@ -65,6 +69,7 @@ impl Scenario {
             "moves" => Some(Self::ListMoves),
             "play" => Some(Self::PlayMoves),
             "suggest" => Some(Self::Suggest),
+            "health" => Some(Self::Health),
             _ => None,
         }
     }
@@ -284,7 +289,7 @@ mod tests {
             "--url",
             "http://127.0.0.1:9000/",
             "--scenarios",
-            "play,get",
+            "play,get,health",
             "--connections",
             "8",
             "--duration",
@@ -296,7 +301,10 @@ mod tests {
             panic!("options rejected");
         };
         assert_eq!(args.url, "http://127.0.0.1:9000");
-        assert_eq!(args.scenarios, vec![Scenario::PlayMoves, Scenario::GetGame]);
+        assert_eq!(
+            args.scenarios,
+            vec![Scenario::PlayMoves, Scenario::GetGame, Scenario::Health]
+        );
         assert_eq!(args.connections, 8);
         assert_eq!(args.duration, Duration::from_secs(3));
         assert!(args.json);

@@ -2,7 +2,7 @@
 //!
 //! Each of `--connections` virtual users owns one keep-alive connection and sends its next
 //! request as soon as the previous answer has been read, for a warm-up and then for the
-//! measured `--duration`. Four scenarios, run one after the other:
+//! measured `--duration`. Five scenarios, run one after the other:
 //!
 //! - `get`: `GET /v1/games/{id}` over `--games` games (each with `--plies` plies played);
 //! - `moves`: `GET /v1/games/{id}/moves` over the same games;
@@ -15,7 +15,10 @@
 //! - `suggest`: `GET /v1/games/{id}/suggestion?level=10&time_ms=N` (`--suggest-ms`) over
 //!   `--games` games with `--suggest-plies` plies played, each answer checked against the
 //!   game's legal moves. Read-only. Besides the latency row it reports how many answers came
-//!   later than the budget + 50 ms and + 100 ms, and the searches' mean depth and nodes.
+//!   later than the budget + 50 ms and + 100 ms, and the searches' mean depth and nodes;
+//! - `health`: `GET /healthz`, which touches no store and no game: the floor of a request's
+//!   cost on this machine (HTTP, routing, middleware, and the generator's own share), to set
+//!   the other scenarios against.
 //!
 //! The output is a Markdown table (requests/s, p50, p90, p99, max latency, errors by status)
 //! and, with `--json`, one JSON object per scenario. Only `http://127.0.0.1:PORT` targets are
@@ -141,13 +144,16 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
 
     let mut reports = Vec::new();
     for &which in &args.scenarios {
-        let urls: Vec<String> = ids
-            .iter()
-            .map(|id| match which {
-                Scenario::ListMoves => probe.url(&format!("/v1/games/{id}/moves")),
-                _ => probe.url(&format!("/v1/games/{id}")),
-            })
-            .collect();
+        let urls: Vec<String> = match which {
+            Scenario::Health => vec![probe.url("/healthz")],
+            _ => ids
+                .iter()
+                .map(|id| match which {
+                    Scenario::ListMoves => probe.url(&format!("/v1/games/{id}/moves")),
+                    _ => probe.url(&format!("/v1/games/{id}")),
+                })
+                .collect(),
+        };
         let prepared = Prepared {
             read_urls: Arc::new(urls),
             suggest: Arc::clone(&suggest),

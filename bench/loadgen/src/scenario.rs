@@ -178,7 +178,7 @@ pub async fn run(
     for vu in 0..args.connections {
         let http = Http::new(&args.url, args.timeout)?;
         match scenario {
-            Scenario::GetGame | Scenario::ListMoves => {
+            Scenario::GetGame | Scenario::ListMoves | Scenario::Health => {
                 let urls = Arc::clone(&prepared.read_urls);
                 let step = args.connections;
                 tasks.spawn(async move {
@@ -272,6 +272,7 @@ pub async fn run(
             row("POST /v1/games", all.create),
         ],
         Scenario::Suggest => vec![row("GET /v1/games/{id}/suggestion", all.list)],
+        Scenario::Health => vec![row("GET /healthz", all.list)],
     };
     let suggest = (scenario == Scenario::Suggest).then(|| tally.summary(args.suggest_ms));
     Ok(Report {

@@ -10,10 +10,16 @@
 //! plies so that the machine's noise spreads over all three alike. Each post is checked: 200,
 //! and the game one move longer.
 //!
+//! After each round's moves, the same games are read: `MOVE_COST_READS` (5) times each
+//! `GET /v1/games/{id}` and `GET /v1/games/{id}/moves`, as clients polling a game do, each
+//! read checked (200, the new move count). The first read of a version restores or renders
+//! it; the later ones are what a polled game costs.
+//!
 //! `cargo bench -p halma-server --bench move_cost` prints, per store and ply, the median over
-//! the rounds of the CPU time per move (with the range) and the wall time per move, and the
-//! ratio of ply 600 to ply 20. Settings: `MOVE_COST_ROUNDS` (15), `MOVE_COST_GAMES` games per
-//! round (40). Without `redis-server` the Redis half is skipped with a message.
+//! the rounds of the CPU time per move (with the range) and the wall time per move, the ratio
+//! of ply 600 to ply 20, and the median CPU time per read of each kind. Settings:
+//! `MOVE_COST_ROUNDS` (15), `MOVE_COST_GAMES` games per round (40), `MOVE_COST_READS` (5).
+//! Without `redis-server` the Redis half is skipped with a message.
 
 // A benchmark fails by panicking.
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
@@ -116,8 +122,50 @@ where
     }
 }
 
-/// Per-move CPU and wall time of one round: `games` posts, each on a game of its own at `ply`.
-async fn round<S, B>(service: &S, game: &[Played], ply: usize, games: usize) -> (Duration, Duration)
+/// The CPU times of one round, per request.
+struct Costs {
+    post: Duration,
+    wall: Duration,
+    read_game: Duration,
+    read_moves: Duration,
+}
+
+/// CPU time per request of `reads` reads of `path` on every game, each checked: 200 and the
+/// version the game's move made (`versions`, one per game).
+async fn reads<S, B>(
+    service: &S,
+    prepared: &[Prepared],
+    versions: &[u64],
+    path: &str,
+    reads: usize,
+) -> Duration
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let cpu = ProcessTime::now();
+    for (p, &version) in prepared.iter().zip(versions) {
+        for _ in 0..reads {
+            let request = test::TestRequest::get()
+                .uri(&format!("/v1/games/{}{path}", p.id))
+                .to_request();
+            let (status, body) = call(service, request).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(body["version"], version, "{body}");
+        }
+    }
+    cpu.elapsed() / u32::try_from(prepared.len() * reads).unwrap()
+}
+
+/// Per-request CPU and wall time of one round: `games` posts, each on a game of its own at
+/// `ply`, then `read_count` reads of each kind per game.
+async fn round<S, B>(
+    service: &S,
+    game: &[Played],
+    ply: usize,
+    games: usize,
+    read_count: usize,
+) -> Costs
 where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
@@ -127,6 +175,7 @@ where
         prepared.push(import(service, game, ply).await);
     }
     let next = &game[ply].notation;
+    let mut versions = Vec::with_capacity(games);
     let cpu = ProcessTime::now();
     let wall = Instant::now();
     for p in &prepared {
@@ -138,9 +187,16 @@ where
         let (status, outcome) = call(service, request).await;
         assert_eq!(status, 200, "{outcome}");
         assert_eq!(outcome["game"]["move_count"], ply + 1);
+        versions.push(outcome["game"]["version"].as_u64().unwrap());
     }
     let n = u32::try_from(games).unwrap();
-    (cpu.elapsed() / n, wall.elapsed() / n)
+    let (post, wall) = (cpu.elapsed() / n, wall.elapsed() / n);
+    Costs {
+        post,
+        wall,
+        read_game: reads(service, &prepared, &versions, "", read_count).await,
+        read_moves: reads(service, &prepared, &versions, "/moves", read_count).await,
+    }
 }
 
 fn median(values: &mut [Duration]) -> Duration {
@@ -160,7 +216,14 @@ fn setting(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn measure(label: &str, config: Config, game: &[Played], rounds: usize, games: usize) {
+fn measure(
+    label: &str,
+    config: Config,
+    game: &[Played],
+    rounds: usize,
+    games: usize,
+    read_count: usize,
+) {
     let system = actix_web::rt::System::new();
     system.block_on(async {
         let store = Store::from_config(&config).await.unwrap();
@@ -169,15 +232,19 @@ fn measure(label: &str, config: Config, game: &[Played], rounds: usize, games: u
         let service = test::init_service(app(state)).await;
         // Warm-up: one round at each ply, not counted.
         for ply in PLIES {
-            round(&service, game, ply, games.min(10)).await;
+            round(&service, game, ply, games.min(10), read_count).await;
         }
         let mut cpu: Vec<Vec<Duration>> = vec![Vec::new(); PLIES.len()];
         let mut wall: Vec<Vec<Duration>> = vec![Vec::new(); PLIES.len()];
+        let mut read_game: Vec<Vec<Duration>> = vec![Vec::new(); PLIES.len()];
+        let mut read_moves: Vec<Vec<Duration>> = vec![Vec::new(); PLIES.len()];
         for _ in 0..rounds {
             for (i, ply) in PLIES.into_iter().enumerate() {
-                let (c, w) = round(&service, game, ply, games).await;
-                cpu[i].push(c);
-                wall[i].push(w);
+                let costs = round(&service, game, ply, games, read_count).await;
+                cpu[i].push(costs.post);
+                wall[i].push(costs.wall);
+                read_game[i].push(costs.read_game);
+                read_moves[i].push(costs.read_moves);
             }
         }
         println!("{label}: {rounds} rounds of {games} moves per ply");
@@ -199,6 +266,14 @@ fn measure(label: &str, config: Config, game: &[Played], rounds: usize, games: u
             micros(medians[1]) / micros(medians[0]),
             micros(medians[2]) / micros(medians[0])
         );
+        println!("  ply | CPU µs per GET game, median | CPU µs per GET moves, median ({read_count} reads of each per game)");
+        for (i, ply) in PLIES.into_iter().enumerate() {
+            println!(
+                "  {ply:>3} | {:>6.1} | {:>6.1}",
+                micros(median(&mut read_game[i])),
+                micros(median(&mut read_moves[i]))
+            );
+        }
     });
 }
 
@@ -206,12 +281,20 @@ fn main() {
     // `cargo bench` passes `--bench`; this binary has no options of its own.
     let rounds = setting("MOVE_COST_ROUNDS", 15);
     let games = setting("MOVE_COST_GAMES", 40);
+    let read_count = setting("MOVE_COST_READS", 5);
     let game = random_game(PLIES[PLIES.len() - 1] + 1);
     let base = Config {
         limits: RateLimits::off(),
         ..Config::default()
     };
-    measure("memory store", base.clone(), &game, rounds, games);
+    measure(
+        "memory store",
+        base.clone(),
+        &game,
+        rounds,
+        games,
+        read_count,
+    );
     let installed = std::process::Command::new("redis-server")
         .arg("--version")
         .output()
@@ -227,6 +310,7 @@ fn main() {
             &game,
             rounds,
             games,
+            read_count,
         );
     } else {
         println!("redis store: skipped: redis-server is not installed");

@@ -26,7 +26,9 @@ pub mod stats;
 pub mod variants;
 pub mod views;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use actix_web::web::Bytes;
 
 use halma_rules::{notation, Board, Cell, Game, MoveInput};
 
@@ -58,6 +60,31 @@ pub struct Loaded {
     pub header: Arc<Header>,
     /// The game, restored from the stored document.
     pub game: Arc<Game>,
+    /// The answers of the reads that depend on nothing but this version, serialised by the
+    /// first read that needs them and shared (through the cache) by every later read of it.
+    rendered: Arc<Rendered>,
+}
+
+impl Loaded {
+    /// The game at `version`, with nothing rendered yet.
+    pub fn new(version: Version, header: Arc<Header>, game: Arc<Game>) -> Loaded {
+        Loaded {
+            version,
+            header,
+            game,
+            rendered: Arc::default(),
+        }
+    }
+}
+
+/// JSON bodies of one version of a game. A body is a pure function of the version (the id, the
+/// header and the game), so it never goes stale: a new version is a new [`Loaded`].
+#[derive(Debug, Default)]
+struct Rendered {
+    /// `GET /v1/games/{id}`.
+    game: OnceLock<Bytes>,
+    /// `GET /v1/games/{id}/moves` without `from`.
+    moves: OnceLock<Bytes>,
 }
 
 /// The restored games an instance keeps, keyed by game id.
@@ -150,11 +177,7 @@ fn catch_up(
         return Err("the moves of the log do not reach the head's position".into());
     }
     header.changes_by_version = changes;
-    Ok(Loaded {
-        version,
-        header: Arc::new(header),
-        game: Arc::new(game),
-    })
+    Ok(Loaded::new(version, Arc::new(header), Arc::new(game)))
 }
 
 /// Plays a log entry's moves and resignations on `game`, in their order, checking each.
@@ -206,11 +229,11 @@ fn restore(state: &AppState, id: &str, stored: &StoredGame) -> Result<Loaded, Ap
         .get(&snapshot.setup)
         .map_err(|e| corrupt(id, &e.to_string()))?;
     let game = Game::restore(variant, &snapshot).map_err(|e| corrupt(id, &e.to_string()))?;
-    Ok(Loaded {
-        version: stored.version,
-        header: Arc::new(header),
-        game: Arc::new(game),
-    })
+    Ok(Loaded::new(
+        stored.version,
+        Arc::new(header),
+        Arc::new(game),
+    ))
 }
 
 /// The game of `loaded`, to change: taken out of the cache, so that it is not copied unless
@@ -224,11 +247,7 @@ fn take_to_change(state: &AppState, id: &str, game: Arc<Game>) -> Game {
 /// Puts a game just written at `version` in the cache, so that the next read need not
 /// restore it.
 fn remember(state: &AppState, id: &str, version: Version, header: Arc<Header>, game: Game) {
-    let loaded = Loaded {
-        version,
-        header,
-        game: Arc::new(game),
-    };
+    let loaded = Loaded::new(version, header, Arc::new(game));
     state.games.insert(id, version, loaded);
 }
 
@@ -314,11 +333,7 @@ mod tests {
             in_log: true,
         };
         header.note_write(0);
-        Ok(Loaded {
-            version: 1,
-            header: Arc::new(header),
-            game: Arc::new(game),
-        })
+        Ok(Loaded::new(1, Arc::new(header), Arc::new(game)))
     }
 
     /// Plays `n` moves on `loaded` as another instance would, a write each: the head and the

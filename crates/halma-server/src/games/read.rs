@@ -1,14 +1,15 @@
 //! The reads: a game (with long polling), its legal moves, its record, its picture, and a
 //! suggested move. None of them changes the game.
 
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
+use actix_web::web::Bytes;
 
-use halma_rules::{notation, Game, IllegalMove, MoveInput};
+use halma_rules::{notation, Game, IllegalMove, LegalMove, MoveInput};
 
 use super::{ai, load, parse_cell, views, Loaded, DEFAULT_AI_MS, DEFAULT_LEVEL};
-use crate::api::{GameRecord, GameView, LegalMoves, PictureQuery, SuggestionQuery, SuggestionView};
+use crate::api::{GameRecord, PictureQuery, SuggestionQuery, SuggestionView};
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::Version;
@@ -80,7 +81,7 @@ pub async fn game(
     ply: Option<u32>,
     known: impl Fn(Version) -> bool,
     wait: Duration,
-) -> Result<Current<GameView>, ApiError> {
+) -> Result<Current<Bytes>, ApiError> {
     if let Some(ply) = ply {
         if !wait.is_zero() {
             return Err(ApiError::BadRequest(
@@ -97,7 +98,7 @@ pub async fn game(
         header.handovers.retain(|h| h.after <= ply);
         header.seat_changes.retain(|c| c.after() <= ply);
         let view = views::game_view(id, loaded.version, &header, &past);
-        return Ok(Current::Changed(loaded.version, view));
+        return Ok(Current::Changed(loaded.version, to_json(&view)?));
     }
     let deadline = Instant::now() + wait;
     // Watching starts before the read: a write between the two still wakes the wait.
@@ -105,8 +106,15 @@ pub async fn game(
     loop {
         let loaded = load(state, id).await?;
         if !known(loaded.version) {
-            let view = views::game_view(id, loaded.version, &loaded.header, &loaded.game);
-            return Ok(Current::Changed(loaded.version, view));
+            let body = rendered_once(&loaded.rendered.game, || {
+                to_json(&views::game_view(
+                    id,
+                    loaded.version,
+                    &loaded.header,
+                    &loaded.game,
+                ))
+            })?;
+            return Ok(Current::Changed(loaded.version, body));
         }
         let left = deadline.saturating_duration_since(Instant::now());
         let Some(watch) = changes.as_mut().filter(|_| !left.is_zero()) else {
@@ -125,23 +133,49 @@ pub async fn legal_moves(
     state: &AppState,
     id: &str,
     from: Option<&str>,
-) -> Result<(Version, LegalMoves), ApiError> {
+) -> Result<(Version, Bytes), ApiError> {
+    let loaded = load(state, id).await?;
     let Loaded {
         version,
         header,
         game,
-    } = load(state, id).await?;
-    let moves = match (from, game.to_move()) {
-        _ if header.is_waiting() => Vec::new(),
-        (_, None) => Vec::new(),
-        (None, Some(_)) => game.legal_moves(),
-        (Some(from), Some(_)) => game.legal_moves_from(parse_cell(game.variant().board(), from)?),
+        rendered,
+    } = &loaded;
+    let view = |moves: &[LegalMove]| {
+        let mut view = views::legal_moves_view(*version, game, moves);
+        if header.is_waiting() {
+            view.to_move = None;
+        }
+        to_json(&view)
     };
-    let mut view = views::legal_moves_view(version, &game, &moves);
-    if header.is_waiting() {
-        view.to_move = None;
+    let body = match (from, game.to_move()) {
+        _ if header.is_waiting() => view(&[])?,
+        (_, None) => view(&[])?,
+        (None, Some(_)) => rendered_once(&rendered.moves, || view(&game.legal_moves()))?,
+        (Some(from), Some(_)) => {
+            view(&game.legal_moves_from(parse_cell(game.variant().board(), from)?))?
+        }
+    };
+    Ok((*version, body))
+}
+
+/// A body serialised as JSON.
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Bytes, ApiError> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(|e| ApiError::internal(format!("cannot serialise the answer: {e}")))
+}
+
+/// The body kept in `slot`, serialised by `render` on first use.
+fn rendered_once(
+    slot: &OnceLock<Bytes>,
+    render: impl FnOnce() -> Result<Bytes, ApiError>,
+) -> Result<Bytes, ApiError> {
+    if let Some(body) = slot.get() {
+        return Ok(body.clone());
     }
-    Ok((version, view))
+    let body = render()?;
+    Ok(slot.get_or_init(|| body).clone())
 }
 
 /// The game's full record with its text export.
@@ -240,6 +274,7 @@ pub async fn suggest(
         version,
         header,
         game,
+        ..
     } = load(state, id).await?;
     if header.is_waiting() {
         return Err(ApiError::GameWaiting);

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -123,12 +123,23 @@ pub(super) fn json_with_etag<T: serde::Serialize>(
     version: Version,
     body: &T,
 ) -> HttpResponse {
+    with_etag(status, version).json(body)
+}
+
+/// `200` with a body already serialised as JSON, and the version's `ETag`.
+fn json_body_with_etag(version: Version, body: web::Bytes) -> HttpResponse {
+    with_etag(StatusCode::OK, version)
+        .insert_header(header::ContentType::json())
+        .body(body)
+}
+
+fn with_etag(status: actix_web::http::StatusCode, version: Version) -> HttpResponseBuilder {
     let mut response = HttpResponse::build(status);
     if let Ok(value) = HeaderValue::from_str(&etag(version)) {
         response.insert_header((header::ETAG, value));
     }
     response.insert_header((header::CACHE_CONTROL, "no-cache"));
-    response.json(body)
+    response
 }
 
 fn not_modified(version: Version) -> HttpResponse {
@@ -216,7 +227,7 @@ pub async fn get_game(
     let known = |version| none_match(req.headers(), version);
     Ok(
         match games::game(&state, &path.id, query.ply, known, wait).await? {
-            Current::Changed(version, view) => json_with_etag(StatusCode::OK, version, &view),
+            Current::Changed(version, body) => json_body_with_etag(version, body),
             Current::Unchanged(version) => not_modified(version),
         },
     )
@@ -240,8 +251,8 @@ pub async fn list_moves(
     path: web::Path<GamePath>,
     query: web::Query<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (version, moves) = games::legal_moves(&state, &path.id, query.from.as_deref()).await?;
-    Ok(json_with_etag(StatusCode::OK, version, &moves))
+    let (version, body) = games::legal_moves(&state, &path.id, query.from.as_deref()).await?;
+    Ok(json_body_with_etag(version, body))
 }
 
 /// Plays a move for the seat to move; the AI seats that follow reply before the answer.

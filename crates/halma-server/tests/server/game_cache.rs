@@ -211,3 +211,64 @@ async fn without_a_cache_every_read_restores_the_game() {
     assert_eq!(games::load(&a, &id).await.unwrap().version, 2);
     assert!(a.games.is_empty() && b.games.is_empty());
 }
+
+/// The JSON of a game read and of its full legal-move list, through `state`.
+async fn bodies(state: &AppState, id: &str) -> (serde_json::Value, serde_json::Value) {
+    let game = match games::game(state, id, None, |_| false, Duration::ZERO)
+        .await
+        .unwrap()
+    {
+        games::Current::Changed(_, body) => serde_json::from_slice(&body).unwrap(),
+        games::Current::Unchanged(v) => {
+            panic!("a read knowing no version answered unchanged at {v}")
+        }
+    };
+    let (_, moves) = games::legal_moves(state, id, None).await.unwrap();
+    (game, serde_json::from_slice(&moves).unwrap())
+}
+
+/// The bodies kept per version follow the game: after another instance's move, the caching
+/// instance answers what an instance without a cache answers, never the body of before.
+async fn rendered_bodies_follow_the_version(store: Store) {
+    let a = instance(store.clone(), 100);
+    let b = instance(store.clone(), 100);
+    let fresh = instance(store, 0);
+    let (id, _, created) = games::create(&a, &two_player_star()).await.unwrap();
+    let host = created.tokens.host;
+    let (game_1, moves_1) = bodies(&a, &id).await;
+    assert_eq!(
+        bodies(&a, &id).await,
+        (game_1.clone(), moves_1.clone()),
+        "read twice"
+    );
+    assert_eq!(bodies(&fresh, &id).await, (game_1.clone(), moves_1.clone()));
+    assert_eq!(
+        (game_1["version"].as_u64(), moves_1["version"].as_u64()),
+        (Some(1), Some(1))
+    );
+
+    let on_b = games::load(&b, &id).await.unwrap();
+    assert_eq!(play_first_move(&b, &id, &host, &on_b).await, 2);
+    let (game_2, moves_2) = bodies(&a, &id).await;
+    assert_eq!(
+        (game_2["version"].as_u64(), moves_2["version"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(game_2["move_count"], 1);
+    assert_ne!(moves_2["to_move"], moves_1["to_move"]);
+    assert_eq!(bodies(&fresh, &id).await, (game_2, moves_2));
+}
+
+#[tokio::test]
+async fn rendered_bodies_follow_the_version_on_memory() {
+    rendered_bodies_follow_the_version(Store::Memory(MemoryStore::new(DAY))).await;
+}
+
+#[tokio::test]
+async fn rendered_bodies_follow_the_version_on_redis() {
+    let server = RedisServer::start();
+    let store = RedisStore::open(&server.url(), "bodies:", DAY)
+        .await
+        .unwrap();
+    rendered_bodies_follow_the_version(Store::Redis(store)).await;
+}

@@ -1,6 +1,7 @@
-//! One-ply players: the greedy player (the best move by the evaluation, one move deep) and the
-//! beginner levels, which add seeded noise to the same scores so that they make plausible
-//! but weak moves.
+//! The one-ply player: the greedy player (the best move by the evaluation, one move deep),
+//! which plays levels 1 to 4 (levels 1 to 3 with deliberate mistakes, see
+//! [`crate::SearchLimits::level`]), optionally with seeded noise on its scores for varied play
+//! (random games of tests and benchmarks; no level uses the noise).
 
 use halma_rules::{Move, Position, SplitMix64, Variant};
 
@@ -49,23 +50,12 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
         if !self.excluded.is_empty() {
             self.moves.retain(|m| !self.excluded.contains(m));
         }
-        let unit = self.sides.unit(pos.to_move());
         let recent = &history[history.len().saturating_sub(GAME_HISTORY)..];
         let mut best: Option<(i32, u64, Move)> = None;
         let mut nodes = 0;
         for &mv in &self.moves {
-            let mut next = *pos;
-            self.variant.play_unchecked(&mut next, mv);
             nodes += 1;
-            let mut score = if self.sides.finished(&next, unit) {
-                WIN
-            } else {
-                relative_score(self.eval, &self.sides, &next, unit)
-            };
-            score -= self.eval.waiting_cost(pos, mv);
-            if recent.contains(&next.hash()) {
-                score -= CONTEMPT;
-            }
+            let score = one_ply_score(self.variant, self.eval, &self.sides, pos, mv, recent);
             let noisy = score
                 + if self.noise > 0 {
                     self.rng.below(self.noise as u64 + 1) as i32
@@ -81,7 +71,12 @@ impl<E: Evaluator> Strategy for Greedy<'_, E> {
         let (_, _, mv) = best?;
         let mut next = *pos;
         self.variant.play_unchecked(&mut next, mv);
-        let score = relative_score(self.eval, &self.sides, &next, unit);
+        let score = relative_score(
+            self.eval,
+            &self.sides,
+            &next,
+            self.sides.unit(pos.to_move()),
+        );
         Some(SearchResult {
             mv,
             score,
@@ -96,4 +91,30 @@ impl<E: Evaluator> ExcludeRootMoves for Greedy<'_, E> {
     fn exclude_root_moves(&mut self, moves: &[Move]) {
         self.excluded = moves.to_vec();
     }
+}
+
+/// The one-ply score of `mv` in `pos` for the side to move, as the greedy player ranks its
+/// moves: the evaluation after the move ([`WIN`] when it finishes the side), less the move's
+/// waiting cost, less [`CONTEMPT`] when it goes back to one of the `recent` positions.
+pub(crate) fn one_ply_score<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    sides: &Sides,
+    pos: &Position,
+    mv: Move,
+    recent: &[u64],
+) -> i32 {
+    let unit = sides.unit(pos.to_move());
+    let mut next = *pos;
+    variant.play_unchecked(&mut next, mv);
+    let mut score = if sides.finished(&next, unit) {
+        WIN
+    } else {
+        relative_score(eval, sides, &next, unit)
+    };
+    score -= eval.waiting_cost(pos, mv);
+    if recent.contains(&next.hash()) {
+        score -= CONTEMPT;
+    }
+    score
 }

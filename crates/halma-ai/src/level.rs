@@ -7,6 +7,7 @@ use halma_rules::{Move, Position, Variant};
 use crate::brs::{Brs, MultiMode};
 use crate::eval::{relative_score, Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
+use crate::mistakes::{Erring, Mistakes};
 use crate::pvs::{Pvs, PvsOptions};
 use crate::search::{Budget, ExcludeRootMoves, GAME_HISTORY};
 use crate::sides::Sides;
@@ -20,15 +21,36 @@ pub struct SearchLimits {
     /// Playing strength from 1 (beginner: plausible but weak moves) to 10 (full strength);
     /// values outside are clamped.
     ///
-    /// Levels 1 to 3 are one-ply players with decreasing random noise, level 4 is the plain
-    /// greedy one-ply player, levels 5 to 9 search 2 to 6 plies (Best-Reply Search, for three
-    /// or more sides, rounds the depth up to an odd number of layers), and level 10 searches
-    /// as deep as the time budget allows.
+    /// The levels form a ladder: each searches to a depth of its own, and all but levels 4, 7
+    /// and 10 make deliberate mistakes on a share of their moves. A mistake is a legal move whose
+    /// one-ply score falls short of the best one-ply score by about a chosen margin (half of
+    /// it to one and a half times it, picked at random among such moves): a plausible move
+    /// that gives away a tempo the opponent can take. When no move falls short by that much,
+    /// the level plays its search's move.
+    ///
+    /// | level | search | mistakes |
+    /// |---|---|---|
+    /// | 1 | one ply (greedy) | 60 % of the moves, about 3 rows (48 units) |
+    /// | 2 | one ply | 40 %, about 2.5 rows (40) |
+    /// | 3 | one ply | 20 %, about 2 rows (32) |
+    /// | 4 | one ply: the plain greedy player | none |
+    /// | 5 | 3 plies | 26 %, about 2 rows |
+    /// | 6 | 3 plies | 13 %, about 2 rows |
+    /// | 7 | 3 plies | none |
+    /// | 8 | 5 plies | 10 %, about 2 rows |
+    /// | 9 | 6 plies | 9 %, about 2 rows |
+    /// | 10 | as deep as the time budget allows | none |
+    ///
+    /// On the 2-player star at 200 ms a move each level won at least 60 of 100 games against
+    /// the one below it (measured 2026-12-01, see `notes/ladder.md`). Best-Reply Search (three
+    /// or more sides) rounds the depth up to an odd number of layers; at level 9 the time
+    /// budget may stop the search before its depth.
     pub level: u8,
     /// Wall-clock time the search may take; the answer comes within it plus a small margin.
     pub time_budget: Duration,
-    /// Seed of the random choices (noise of the low levels). With the same seed, position and
-    /// history, the answer is the same whenever the time budget is not what stopped the search.
+    /// Seed of the random choices (the levels' mistakes, the greedy player's tie-breaks). With
+    /// the same seed, position and history, the answer is the same whenever the time budget is
+    /// not what stopped the search.
     pub seed: u64,
 }
 
@@ -46,13 +68,62 @@ impl SearchLimits {
     /// The deepest iteration the level runs.
     #[must_use]
     pub fn max_depth(&self) -> u32 {
+        self.plan().depth
+    }
+
+    /// How the level plays.
+    fn plan(&self) -> Plan {
         match self.level.clamp(1, MAX_LEVEL) {
-            1..=4 => 1,
-            MAX_LEVEL => 64,
-            l => u32::from(l) - 3,
+            MAX_LEVEL => Plan {
+                depth: 64,
+                mistakes: None,
+            },
+            l => PLANS[usize::from(l - 1)],
         }
     }
 }
+
+/// How a level plays: the deepest iteration of its search (1: the one-ply greedy player) and
+/// its deliberate mistakes, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    depth: u32,
+    mistakes: Option<Mistakes>,
+}
+
+/// A plan with mistakes: `percent` of the moves are worse than the best by about `margin`.
+const fn erring(depth: u32, percent: u32, margin: i32) -> Plan {
+    Plan {
+        depth,
+        mistakes: Some(Mistakes { percent, margin }),
+    }
+}
+
+/// A plan without mistakes.
+const fn exact(depth: u32) -> Plan {
+    Plan {
+        depth,
+        mistakes: None,
+    }
+}
+
+/// The plans of levels 1 to 9 (level 10 searches as deep as the time allows, without
+/// mistakes).
+const PLANS: [Plan; 9] = [
+    erring(1, 60, 48),
+    erring(1, 40, 40),
+    erring(1, 20, 32),
+    exact(1),
+    erring(3, 26, 32),
+    erring(3, 13, 32),
+    exact(3),
+    erring(5, 10, 32),
+    erring(6, 9, 32),
+];
+
+/// Mixed into the seed of the mistakes, so that they do not follow the greedy player's
+/// tie-breaks drawn from the same seed.
+const MISTAKE_SEED: u64 = 0x6d69_7374_616b_6573;
 
 impl Default for SearchLimits {
     /// Full strength, 200 ms, seed 0.
@@ -69,7 +140,8 @@ pub struct Suggestion {
     /// Its score for the seat to move, in evaluation units (16 per row of distance; a won game
     /// scores about [`crate::eval::WIN`]).
     pub score: i32,
-    /// The depth of the last completed search iteration (1 for the one-ply levels).
+    /// The depth of the last completed search iteration (1 for the one-ply levels and for a
+    /// deliberate mistake).
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
@@ -78,9 +150,6 @@ pub struct Suggestion {
     /// Time taken.
     pub elapsed: Duration,
 }
-
-/// Random noise of the one-ply levels 1 to 4, in evaluation units (16 per row).
-const NOISE: [i32; 4] = [96, 48, 20, 0];
 
 /// Suggests a move for the seat to move in `pos`.
 ///
@@ -137,13 +206,14 @@ pub fn suggest_with<E: Evaluator>(
 
 /// The best `lines` moves for the seat to move in `pos` (multi-PV), best first, each with its
 /// score, depth and line of play: the first is the move [`suggest`] would choose with the
-/// same limits and a budget of `limits.time_budget / lines`, the second the best of the
-/// others, and so on. Each line is a search of its own with that share of the budget (the
+/// same limits and a budget of `limits.time_budget / lines`, the second the level's choice
+/// among the others, and so on. Each line is a search of its own with that share of the budget (the
 /// searches share their transposition table), so the whole answer still comes within the
 /// budget. Fewer lines come back when the seat has fewer legal moves; none when it has none.
 ///
-/// With one line this is [`suggest`]. The one-ply levels rank the moves by their (noisy)
-/// one-ply scores.
+/// With one line this is [`suggest`]. The one-ply levels rank the moves by their one-ply
+/// scores; a level that errs may err on any line (each line is the level's choice among the
+/// moves not listed yet).
 ///
 /// ```
 /// use std::time::Duration;
@@ -192,14 +262,9 @@ pub fn suggest_lines_with<E: Evaluator>(
         return Vec::new();
     }
     let share = limits.time_budget / u32::try_from(lines).unwrap_or(u32::MAX);
-    let level = limits.level.clamp(1, MAX_LEVEL);
-    let mut strategy: Box<dyn ExcludeRootMoves + '_> = if level <= 4 {
-        Box::new(Greedy::new(
-            variant,
-            eval,
-            NOISE[usize::from(level - 1)],
-            limits.seed,
-        ))
+    let plan = limits.plan();
+    let mut strategy: Box<dyn ExcludeRootMoves + '_> = if plan.depth == 1 {
+        Box::new(Greedy::new(variant, eval, 0, limits.seed))
     } else {
         let bits = table_bits(limits.time_budget);
         if Sides::new(variant).units() == 2 {
@@ -213,6 +278,15 @@ pub fn suggest_lines_with<E: Evaluator>(
             Box::new(Brs::new(variant, eval, MultiMode::BestReply, bits))
         }
     };
+    if let Some(mistakes) = plan.mistakes {
+        strategy = Box::new(Erring::new(
+            strategy,
+            variant,
+            eval,
+            mistakes,
+            limits.seed ^ MISTAKE_SEED,
+        ));
+    }
     let mut found: Vec<Suggestion> = Vec::with_capacity(lines.min(64));
     let mut excluded: Vec<Move> = Vec::new();
     let repeating = RepeatingMoves::new(variant, eval, pos, recent_hashes);
@@ -228,7 +302,7 @@ pub fn suggest_lines_with<E: Evaluator>(
             time_budget: share,
         };
         // A side that is ahead never goes back to a position of the game while it has another
-        // move, whatever a level's search or noise would prefer (a repetition can end the game
+        // move, whatever a level's search or mistakes would prefer (a repetition can end the game
         // in a draw): those moves are left out, and only offered once nothing else is left.
         let mut avoided = excluded.clone();
         avoided.extend(repeating.moves.iter().copied());

@@ -25,6 +25,7 @@ pub mod brs;
 pub mod eval;
 pub mod greedy;
 mod level;
+mod mistakes;
 pub mod pvs;
 pub mod reference;
 pub mod search;

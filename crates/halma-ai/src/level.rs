@@ -274,6 +274,8 @@ pub fn suggest_lines_with<E: Evaluator>(
                 selective: true,
             };
             Box::new(Pvs::new(variant, eval, options))
+        } else if level == MAX_LEVEL {
+            Box::new(Brs::modelling(variant, eval, bits))
         } else {
             Box::new(Brs::new(variant, eval, MultiMode::BestReply, bits))
         }

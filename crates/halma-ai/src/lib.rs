@@ -32,7 +32,7 @@ pub mod search;
 pub mod sides;
 mod tt;
 
-pub use brs::{Brs, MultiMode};
+pub use brs::{Brs, MultiMode, ReplyModel};
 pub use eval::{Evaluator, RaceEvaluator};
 pub use greedy::Greedy;
 pub use level::{

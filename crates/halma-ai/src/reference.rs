@@ -5,8 +5,8 @@
 
 use halma_rules::{Move, Position, Seat, Variant};
 
-use crate::brs::MultiMode;
-use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, WIN};
+use crate::brs::{MultiMode, ReplyModel};
+use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
 use crate::sides::{set_turn, Sides};
@@ -176,6 +176,9 @@ pub struct MultiReference<'a, E: Evaluator> {
     plain: Plain<'a, E>,
     mode: MultiMode,
     rival_share: i32,
+    model: ReplyModel,
+    /// The seat to move at the root.
+    root_seat: Option<Seat>,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -186,7 +189,17 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             plain: Plain::new(variant, eval),
             mode,
             rival_share: FULL_RIVAL,
+            model: ReplyModel::default(),
+            root_seat: None,
         }
+    }
+
+    /// Sets how [`MultiMode::Model`] predicts the opponents' moves, as
+    /// [`crate::Brs::with_reply_model`] does.
+    #[must_use]
+    pub fn with_reply_model(mut self, model: ReplyModel) -> MultiReference<'a, E> {
+        self.model = model;
+        self
     }
 
     /// Sets the percentage of the best rival's score set against the root unit's, as
@@ -208,6 +221,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     /// positions: coming back to one of them with the root unit to move is a repetition.
     pub fn value(&mut self, pos: &Position, history: &[u64], depth: u32) -> (i32, Option<Move>) {
         self.plain.start(pos, history.iter().map(|h| h ^ 1));
+        self.root_seat = Some(pos.to_move());
         self.search(pos, depth, 0, true)
     }
 
@@ -230,8 +244,8 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         let to_move = pos.to_move();
         match self.mode {
             MultiMode::Paranoid => (vec![to_move], self.is_root_unit(to_move)),
-            MultiMode::BestReply if ply == 0 => (vec![to_move], true),
-            MultiMode::BestReply | MultiMode::Solo => {
+            MultiMode::BestReply | MultiMode::Model if ply == 0 => (vec![to_move], true),
+            MultiMode::BestReply | MultiMode::Solo | MultiMode::Model => {
                 let seats = self.plain.sides.all_seats().iter().copied();
                 let layer =
                     seats.filter(|&s| pos.is_active(s) && self.is_root_unit(s) == max_layer);
@@ -310,6 +324,10 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             return (self.evaluate(pos), None);
         }
         let (seats, is_max) = self.movers(pos, ply, max_layer);
+        if self.mode == MultiMode::Model && !is_max {
+            let next = self.predicted(pos);
+            return (self.search(&next, depth - 1, ply + 1, true).0, None);
+        }
         let children = self.layer_moves(pos, &seats, is_max);
         if children.is_empty() {
             return (self.nobody_moves(pos, depth, ply, is_max), None);
@@ -326,6 +344,55 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         }
         self.plain.seen.pop();
         best
+    }
+
+    /// The position after the opponents' predicted moves ([`MultiMode::Model`]): the seats
+    /// after the root's in turn order, the root unit's left out, each playing the first of
+    /// its moves with the highest gain on the position the previous ones left, while the
+    /// game goes on; then the root unit's first active seat is to move.
+    fn predicted(&self, pos: &Position) -> Position {
+        let v = self.plain.variant;
+        let seats = self.plain.sides.all_seats();
+        let root = self.root_seat.map_or(0, |s| usize::from(s.index()));
+        let mut next = *pos;
+        let mut moves = Vec::new();
+        for k in 1..=seats.len() {
+            let seat = seats[(root + k) % seats.len()];
+            if self.is_root_unit(seat) || self.plain.sides.game_over(&next) {
+                continue;
+            }
+            let mut at = next;
+            if !set_turn(v, &mut at, seat) {
+                continue;
+            }
+            v.generate_moves(&at, &mut moves);
+            let gain = |mv: Move| {
+                let mut after = at;
+                v.play_unchecked(&mut after, mv);
+                let gain = match self.model {
+                    ReplyModel::Progress => ROW * self.plain.eval.progress(&at, mv),
+                    ReplyModel::Greedy => self.plain.eval.seat_score(&after, seat),
+                };
+                (gain - self.plain.eval.waiting_cost(&at, mv), after)
+            };
+            let mut best: Option<(i32, Position)> = None;
+            for &mv in &moves {
+                let (g, after) = gain(mv);
+                if best.as_ref().is_none_or(|(b, _)| g > *b) {
+                    best = Some((g, after));
+                }
+            }
+            if let Some((_, after)) = best {
+                next = after;
+            }
+        }
+        if let Some(&s) = seats
+            .iter()
+            .find(|&&s| next.is_active(s) && self.is_root_unit(s))
+        {
+            set_turn(v, &mut next, s);
+        }
+        next
     }
 
     /// The value when no seat of the layer can move: paranoid search passes the turn on (a

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use halma_ai::eval::FULL_RIVAL;
 use halma_ai::{
     suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
-    Reference, SearchLimits, Strategy,
+    Reference, ReplyModel, SearchLimits, Strategy,
 };
 use halma_rules::{BoardKind, GameSetup, Move, Position, RuleOptions, SplitMix64, Variant};
 
@@ -240,6 +240,80 @@ fn solo_and_rival_shares_match_reference_on_small_stars() {
         check_brs_against_reference_with(&v, MultiMode::BestReply, 50, &[3], 2);
     }
     check_brs_against_reference_with(&small(3, false), MultiMode::Solo, 0, &[4], 2);
+}
+
+/// Opponent modelling (level 10 with three or more units), every own move considered, against
+/// the plain search that plays the opponents' predicted moves in the same way: the same value
+/// at every depth, by either reply model, with and without repetitions.
+#[test]
+fn model_matches_reference_on_small_stars() {
+    let small = |players, teams| {
+        variant(
+            BoardKind::Star,
+            players,
+            RuleOptions {
+                arm_size: Some(2),
+                teams: Some(teams),
+                ..RuleOptions::default()
+            },
+        )
+    };
+    for v in [
+        small(3, false),
+        small(4, false),
+        small(6, false),
+        small(6, true),
+    ] {
+        for model in [ReplyModel::Progress, ReplyModel::Greedy] {
+            check_model_against_reference(&v, model, &[1, 3], 3, 0..40);
+        }
+    }
+    // Deep enough for transpositions, where table entries decide nodes.
+    check_model_against_reference(&small(3, false), ReplyModel::Greedy, &[5], 2, 0..40);
+    // The full board, crowded enough for one opponent's predicted move to change another's.
+    let full = variant(BoardKind::Star, 6, RuleOptions::default());
+    check_model_against_reference(&full, ReplyModel::Greedy, &[1, 3], 4, 60..120);
+}
+
+/// Opponent modelling against the plain search on `positions` positions after a number of
+/// plies in `plies`.
+fn check_model_against_reference(
+    v: &Variant,
+    model: ReplyModel,
+    depths: &[u32],
+    positions: usize,
+    plies: std::ops::Range<u64>,
+) {
+    let eval = RaceEvaluator::new(v);
+    let mut rng = SplitMix64::new(23);
+    let mut checked = 0;
+    while checked < positions {
+        let plies = (plies.start + rng.below(plies.end - plies.start)) as usize;
+        let Some((pos, history)) = random_position(v, plies, rng.next_u64()) else {
+            continue;
+        };
+        checked += 1;
+        let recent = &history[history.len().saturating_sub(6)..];
+        for &depth in depths {
+            for game in [&[][..], recent] {
+                let (want, _) = MultiReference::new(v, &eval, MultiMode::Model)
+                    .with_reply_model(model)
+                    .value(&pos, game, depth);
+                let got = Brs::new(v, &eval, MultiMode::Model, 12)
+                    .with_reply_model(model)
+                    .choose(&pos, game, &Budget::depth(depth))
+                    .unwrap();
+                let context = format!(
+                    "{model:?}, {} players, depth {depth}, plies {plies}, {} seen",
+                    v.players(),
+                    game.len()
+                );
+                assert_eq!(got.depth, depth, "{context}");
+                assert_eq!(got.score, want, "{context}");
+                assert!(v.is_legal(&pos, got.mv), "{context}");
+            }
+        }
+    }
 }
 
 #[test]

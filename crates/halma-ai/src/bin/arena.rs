@@ -13,7 +13,9 @@
 //! Best-Reply Search with other options, three or more sides: at most R replies in a min
 //! layer and O own moves in a max layer below the root, 0 for all; P percent of the best
 //! rival's score set against the own; `solo=1` lets the opponents pass, `near=1` ranks the
-//! replies near A's pieces first).
+//! replies near A's pieces first), `model=1` or `model=2` plans A's own moves against the
+//! opponents' predicted moves instead (by progress, or greedy on their own race; use `own=`
+//! to limit A's moves below the root).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -36,8 +38,8 @@ use std::time::{Duration, Instant};
 
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::{
-    suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchLimits, Sides,
-    Strategy,
+    suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, ReplyModel, SearchLimits,
+    Sides, Strategy,
 };
 use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
@@ -66,6 +68,8 @@ struct BrsOptions {
     solo: bool,
     /// Replies near A's pieces first (`near=1`).
     near: bool,
+    /// Opponent modelling (`model=1`: by progress, `model=2`: greedy on the own race).
+    model: Option<ReplyModel>,
 }
 
 impl BrsOptions {
@@ -76,6 +80,7 @@ impl BrsOptions {
             rivals: halma_ai::eval::FULL_RIVAL,
             solo: false,
             near: false,
+            model: None,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -90,6 +95,14 @@ impl BrsOptions {
                 "own" => o.own = limit,
                 "solo" => o.solo = value != 0,
                 "near" => o.near = value != 0,
+                "model" => {
+                    o.model = match value {
+                        0 => None,
+                        1 => Some(ReplyModel::Progress),
+                        2 => Some(ReplyModel::Greedy),
+                        _ => return Err(format!("brs option '{item}': model is 0, 1 or 2")),
+                    }
+                }
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -175,6 +188,8 @@ impl Engine {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
                 let mode = if o.solo {
                     MultiMode::Solo
+                } else if o.model.is_some() {
+                    MultiMode::Model
                 } else {
                     MultiMode::BestReply
                 };
@@ -183,6 +198,7 @@ impl Engine {
                     .with_own_limit(o.own)
                     .with_rival_share(o.rivals)
                     .with_near_replies(o.near)
+                    .with_reply_model(o.model.unwrap_or_default())
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }

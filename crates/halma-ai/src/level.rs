@@ -37,14 +37,15 @@ pub struct SearchLimits {
     /// | 5 | 3 plies | 26 %, about 2 rows |
     /// | 6 | 3 plies | 13 %, about 2 rows |
     /// | 7 | 3 plies | none |
-    /// | 8 | 5 plies | 10 %, about 2 rows |
+    /// | 8 | 5 plies | 15 %, about 2 rows |
     /// | 9 | 6 plies | 9 %, about 2 rows |
     /// | 10 | as deep as the time budget allows | none |
     ///
-    /// On the 2-player star at 200 ms a move each level won at least 60 of 100 games against
-    /// the one below it (measured 2026-12-01, see `notes/ladder.md`). Best-Reply Search (three
-    /// or more sides) rounds the depth up to an odd number of layers; at level 9 the time
-    /// budget may stop the search before its depth.
+    /// The README's "AI levels" table has each level's score against the one below it on the
+    /// 2-player star at 200 ms a move. With three or more sides levels 5 to 9 use Best-Reply
+    /// Search, which rounds the depth up to an odd number of layers, and level 10 plans against
+    /// the opponents' predicted replies; at level 9 the time budget may stop the search before
+    /// its depth.
     pub level: u8,
     /// Wall-clock time the search may take; the answer comes within it plus a small margin.
     pub time_budget: Duration,
@@ -117,7 +118,7 @@ const PLANS: [Plan; 9] = [
     erring(3, 26, 32),
     erring(3, 13, 32),
     exact(3),
-    erring(5, 10, 32),
+    erring(5, 15, 32),
     erring(6, 9, 32),
 ];
 
@@ -155,8 +156,9 @@ pub struct Suggestion {
 ///
 /// `recent_hashes` are the [`Position::hash`]es of the positions the game went through, oldest
 /// first (the last 64 are used), so that the AI steers clear of repeating itself. Games of two
-/// sides (two players, or two teams of partners) are searched with iterative deepening PVS,
-/// games of three or more with Best-Reply Search.
+/// sides (two players, or two teams of partners) are searched with iterative deepening PVS.
+/// With three or more, levels 5 to 9 use Best-Reply Search and level 10 plans its own moves
+/// against the replies it predicts for every opponent (each plays the greedy player's move).
 ///
 /// Returns `None` when the seat to move has no legal move (or no longer plays).
 ///
@@ -274,7 +276,7 @@ pub fn suggest_lines_with<E: Evaluator>(
                 selective: true,
             };
             Box::new(Pvs::new(variant, eval, options))
-        } else if level == MAX_LEVEL {
+        } else if limits.level >= MAX_LEVEL {
             Box::new(Brs::modelling(variant, eval, bits))
         } else {
             Box::new(Brs::new(variant, eval, MultiMode::BestReply, bits))

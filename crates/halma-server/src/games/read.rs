@@ -282,7 +282,9 @@ pub async fn suggest(
     let Some(seat) = game.to_move() else {
         return Err(IllegalMove::GameOver.into());
     };
-    let seed = ai::seed_of(id, game.record().len());
+    // As the stateless analysis seeds it: the same position (and history) always searches
+    // alike, so a hint at a level that makes mistakes agrees with the analysis of its position.
+    let seed = game.position().hash();
     let (suggestion, level) = ai::think(state, &game, level, budget, seed)
         .await?
         .ok_or_else(|| ApiError::internal("no suggestion for a seat that can move"))?;

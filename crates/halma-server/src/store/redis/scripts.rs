@@ -5,6 +5,27 @@ use std::sync::LazyLock;
 
 use ::redis::Script;
 
+/// The opening of the scripts that change a game only at the version the caller read
+/// (KEYS[1] the game, ARGV[1] that version): returns {0, ''} when there is no such game,
+/// {3, detail} for a hash without its version, {1, current} for another version; else goes on
+/// with `current` set.
+macro_rules! expect_version {
+    () => {
+        r"
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    return {3, 'the hash has no version field'}
+  end
+  return {0, ''}
+end
+if current ~= ARGV[1] then
+  return {1, current}
+end
+"
+    };
+}
+
 /// Creates a game unless its key exists.
 /// KEYS[1] game key, KEYS[2] its log; ARGV[1] head; ARGV[2] the log's first entry; ARGV[3] TTL
 /// in milliseconds; ARGV[4] the publish command (`PUBLISH`, or `SPUBLISH` on a cluster) and
@@ -37,18 +58,9 @@ return 1
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch;
 /// {2, new version} stored; {3, detail} corrupt record.
 pub(super) static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
+    Script::new(concat!(
+        expect_version!(),
         r"
-local current = redis.call('HGET', KEYS[1], 'v')
-if not current then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    return {3, 'the hash has no version field'}
-  end
-  return {0, ''}
-end
-if current ~= ARGV[1] then
-  return {1, current}
-end
 local entries = tonumber(ARGV[8])
 if ARGV[7] == 'a' then
   local logged = redis.call('LLEN', KEYS[2])
@@ -80,8 +92,8 @@ for k = 4, #KEYS do
 end
 redis.call(ARGV[4], ARGV[5], new .. ' ' .. ARGV[6])
 return {2, new}
-",
-    )
+"
+    ))
 });
 
 /// Removes a game if its version is the expected one.
@@ -90,23 +102,14 @@ return {2, new}
 /// Returns {status, value}: {0, ''} no such game; {1, current} version mismatch; {2, ''}
 /// removed; {3, detail} corrupt record.
 pub(super) static DELETE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
+    Script::new(concat!(
+        expect_version!(),
         r"
-local current = redis.call('HGET', KEYS[1], 'v')
-if not current then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    return {3, 'the hash has no version field'}
-  end
-  return {0, ''}
-end
-if current ~= ARGV[1] then
-  return {1, current}
-end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call(ARGV[2], ARGV[3], (tonumber(current) + 1) .. ' ' .. ARGV[4])
 return {2, ''}
-",
-    )
+"
+    ))
 });
 
 /// Adds (ARGV[2] = '1') or removes (ARGV[2] = '0') the lobby entry ARGV[1] in every index

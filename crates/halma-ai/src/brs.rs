@@ -28,7 +28,7 @@ use std::ops::RangeInclusive;
 
 use halma_rules::{Bitboard, Move, Position, Seat, Variant};
 
-use crate::eval::{relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
+use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
 use crate::pvs::CONTEMPT;
 use crate::search::{
     deepen, order_key, Budget, Deepening, ExcludeRootMoves, SearchCore, SearchResult, Strategy,
@@ -87,6 +87,11 @@ pub enum ReplyModel {
     /// The greedy player's choice on the opponent's own race: the move after which its seat
     /// scores best, less its waiting cost (one seat's evaluation per move).
     Greedy,
+    /// The one-ply choice of a searching opponent: the move after which its unit's score set
+    /// against its best rival's ([`crate::eval::relative_score`], as the levels' own searches
+    /// score) is highest, less its waiting cost (every unit's evaluation per move). Unlike
+    /// [`ReplyModel::Greedy`] it predicts the moves that cost the leader its ladders.
+    Rival,
 }
 
 impl MultiMode {
@@ -456,6 +461,16 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                         let mut next = at;
                         self.core.variant.play_unchecked(&mut next, mv);
                         self.core.eval.seat_score(&next, s)
+                    }
+                    ReplyModel::Rival => {
+                        let mut next = at;
+                        self.core.variant.play_unchecked(&mut next, mv);
+                        relative_score(
+                            self.core.eval,
+                            &self.core.sides,
+                            &next,
+                            self.core.sides.unit(s),
+                        )
                     }
                 } - self.core.eval.waiting_cost(&at, mv);
                 if best.is_none_or(|(b, _)| gain > b) {

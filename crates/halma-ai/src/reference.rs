@@ -372,6 +372,12 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 let gain = match self.model {
                     ReplyModel::Progress => ROW * self.plain.eval.progress(&at, mv),
                     ReplyModel::Greedy => self.plain.eval.seat_score(&after, seat),
+                    ReplyModel::Rival => relative_score(
+                        self.plain.eval,
+                        &self.plain.sides,
+                        &after,
+                        self.plain.sides.unit(seat),
+                    ),
                 };
                 (gain - self.plain.eval.waiting_cost(&at, mv), after)
             };

@@ -264,7 +264,7 @@ fn model_matches_reference_on_small_stars() {
         small(6, false),
         small(6, true),
     ] {
-        for model in [ReplyModel::Progress, ReplyModel::Greedy] {
+        for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
             check_model_against_reference(&v, model, &[1, 3], 3, 0..40);
         }
     }

@@ -14,7 +14,8 @@
 //! layer and O own moves in a max layer below the root, 0 for all; P percent of the best
 //! rival's score set against the own; `solo=1` lets the opponents pass, `near=1` ranks the
 //! replies near A's pieces first), `model=1` or `model=2` plans A's own moves against the
-//! opponents' predicted moves instead (by progress, or greedy on their own race; use `own=`
+//! opponents' predicted moves instead (by progress, greedy on their own race, or `model=3`
+//! their one-ply choice against their best rival; use `own=`
 //! to limit A's moves below the root).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
@@ -100,7 +101,8 @@ impl BrsOptions {
                         0 => None,
                         1 => Some(ReplyModel::Progress),
                         2 => Some(ReplyModel::Greedy),
-                        _ => return Err(format!("brs option '{item}': model is 0, 1 or 2")),
+                        3 => Some(ReplyModel::Rival),
+                        _ => return Err(format!("brs option '{item}': model is 0 to 3")),
                     }
                 }
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
@@ -496,7 +498,15 @@ fn run() -> Result<(), String> {
                         halma_rules::notation::format_position(&variant, game.position())
                     );
                 }
-                format!("A place {place:?}, draw {:?}", outcome.draw)
+                let standings: Vec<_> = outcome
+                    .ranking
+                    .iter()
+                    .map(|p| (p.place, p.standing))
+                    .collect();
+                format!(
+                    "A place {place:?}, draw {:?}, ranking {standings:?}",
+                    outcome.draw
+                )
             }
         };
         if args.verbose {

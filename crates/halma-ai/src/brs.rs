@@ -461,20 +461,15 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             for &mv in &self.core.scratch {
                 let gain = match self.model {
                     ReplyModel::Progress => ROW * self.core.eval.progress(&at, mv),
-                    ReplyModel::Greedy => {
+                    model => {
                         let mut next = at;
                         self.core.variant.play_unchecked(&mut next, mv);
-                        self.core.eval.seat_score(&next, s)
-                    }
-                    ReplyModel::Rival => {
-                        let mut next = at;
-                        self.core.variant.play_unchecked(&mut next, mv);
-                        relative_score(
-                            self.core.eval,
-                            &self.core.sides,
-                            &next,
-                            self.core.sides.unit(s),
-                        )
+                        if model == ReplyModel::Greedy {
+                            self.core.eval.seat_score(&next, s)
+                        } else {
+                            let unit = self.core.sides.unit(s);
+                            relative_score(self.core.eval, &self.core.sides, &next, unit)
+                        }
                     }
                 } - self.core.eval.waiting_cost(&at, mv);
                 if best.is_none_or(|(b, _)| gain > b) {

@@ -13,10 +13,10 @@
 //! Best-Reply Search with other options, three or more sides: at most R replies in a min
 //! layer and O own moves in a max layer below the root, 0 for all; P percent of the best
 //! rival's score set against the own; `solo=1` lets the opponents pass, `near=1` ranks the
-//! replies near A's pieces first), `model=1` or `model=2` plans A's own moves against the
-//! opponents' predicted moves instead (by progress, greedy on their own race, or `model=3`
-//! their one-ply choice against their best rival; use `own=`
-//! to limit A's moves below the root).
+//! replies near A's pieces first), `model=1`, `model=2` or `model=3` plans A's own moves
+//! against the opponents' predicted moves instead (by progress, greedy on their own race, or
+//! their one-ply choice against their best rival; use `own=` to limit A's moves below the
+//! root).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games

@@ -33,7 +33,7 @@ use crate::pvs::CONTEMPT;
 use crate::search::{
     deepen, order_key, Budget, Deepening, ExcludeRootMoves, SearchCore, SearchResult, Strategy,
 };
-use crate::sides::set_turn;
+use crate::sides::{set_turn, Sides};
 
 /// How many opponent replies a min layer considers by default: the most forward ones (after
 /// the table move). Measured on the 3- and 6-player star against greedy players at 20 ms a
@@ -50,6 +50,13 @@ pub const DEFAULT_REPLY_LIMIT: usize = 6;
 /// the 6-player star against five greedy players at 50 ms a move (30 games a line): first
 /// place 20 times with 6, 19 with 10 and with 16, 16 with all moves.
 pub const MODEL_OWN_LIMIT: usize = 10;
+
+/// How many of the root unit's most forward moves [`ladder_cells`] protects.
+pub(crate) const LADDERS: usize = 2;
+
+/// Marks the table keys of first opponent layers searched with threats (see
+/// [`Brs::with_threats`]), whose values differ from those of plain model layers.
+const THREAT_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// What ranks a reply near the root unit's pieces above every other (ordering keys of
 /// progress and history stay below 2^40).
@@ -126,6 +133,20 @@ pub struct Brs<'a, E: Evaluator> {
     model: ReplyModel,
     /// The seat to move at the root (the opponents' turn order starts after it).
     root_seat: Option<Seat>,
+    /// How many threats the first opponent layer of [`MultiMode::Model`] tries.
+    threats: usize,
+    /// The threats found by the last model layer that looked for them.
+    threat_buf: Vec<Threat>,
+}
+
+/// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
+/// the position before it (the opponent to move), the opponent's place in the turn order
+/// after the root seat (0 is the next seat), and the move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Threat {
+    pub(crate) before: Position,
+    pub(crate) order: usize,
+    pub(crate) mv: Move,
 }
 
 impl<'a, E: Evaluator> Brs<'a, E> {
@@ -143,6 +164,8 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             near: Vec::new(),
             model: ReplyModel::default(),
             root_seat: None,
+            threats: 0,
+            threat_buf: Vec::new(),
         }
     }
 
@@ -153,6 +176,21 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         Brs::new(variant, eval, MultiMode::Model, table_bits)
             .with_reply_model(ReplyModel::Greedy)
             .with_own_limit(Some(MODEL_OWN_LIMIT))
+    }
+
+    /// With `n > 0`, the first opponent layer of [`MultiMode::Model`] is a min layer over the
+    /// predicted replies and up to `n` threats: for each opponent in turn order, the
+    /// predicted move that breaks one of the root unit's ladders (a move ending on a cell
+    /// that one of its [`LADDERS`] most forward moves lands on or passes over, or taking away
+    /// a piece it jumps over), the one the model scores best, played instead of the
+    /// opponent's predicted move, with the later opponents' predicted moves after it (the
+    /// idea of BRS+, Esser et al., 2013: one opponent deviates, the others play the move
+    /// a policy gives them). So the root unit prefers plans that survive a block. 0 (off) by
+    /// default.
+    #[must_use]
+    pub fn with_threats(mut self, n: usize) -> Brs<'a, E> {
+        self.threats = n;
+        self
     }
 
     /// Sets how [`MultiMode::Model`] predicts the opponents' moves.
@@ -297,7 +335,8 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             // out (finished ahead of it, or eliminated behind it), which the evaluation counts.
             return self.evaluate(pos);
         }
-        let key = pos.hash() ^ u64::from(max_layer);
+        let threats = self.mode == MultiMode::Model && ply == 1 && !max_layer && self.threats > 0;
+        let key = pos.hash() ^ u64::from(max_layer) ^ if threats { THREAT_KEY } else { 0 };
         if ply > 0 && self.core.seen.contains(&key) {
             return self.evaluate(pos) - CONTEMPT;
         }
@@ -313,15 +352,41 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }
         let (seats, is_max) = self.layer(pos, ply, max_layer);
         if self.mode == MultiMode::Model && !is_max {
+            let critical = if threats {
+                ladder_cells(
+                    self.core.variant,
+                    self.core.eval,
+                    &self.core.sides,
+                    self.core.root_unit,
+                    pos,
+                    &mut self.core.scratch,
+                )
+            } else {
+                Bitboard::EMPTY
+            };
+            self.threat_buf.clear();
             let mut next = *pos;
-            self.play_model_replies(&mut next);
+            self.play_model_replies(&mut next, 0, critical);
             self.normalise_turn(&mut next, true);
-            let score = self.search(&next, depth - 1, alpha, beta, ply + 1, true);
+            let found = std::mem::take(&mut self.threat_buf);
+            let mut best = self.search(&next, depth - 1, alpha, beta, ply + 1, true);
+            for t in found.iter().take(self.threats) {
+                if self.core.clock.stopped || best <= alpha {
+                    break;
+                }
+                let mut alt = t.before;
+                self.core.variant.play_unchecked(&mut alt, t.mv);
+                self.play_model_replies(&mut alt, t.order + 1, Bitboard::EMPTY);
+                self.normalise_turn(&mut alt, true);
+                let score = self.search(&alt, depth - 1, alpha, beta.min(best), ply + 1, true);
+                best = best.min(score);
+            }
+            self.threat_buf = found;
             if self.core.clock.stopped {
                 return 0;
             }
-            self.core.store(key, ply, depth, score, (alpha, beta), None);
-            return score;
+            self.core.store(key, ply, depth, best, (alpha, beta), None);
+            return best;
         }
         if self.buffers.len() <= p {
             self.buffers.resize_with(p + 1, || Vec::with_capacity(512));
@@ -438,14 +503,16 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// Plays the opponents' predicted moves on `pos` ([`MultiMode::Model`]): each opponent
-    /// seat still taking turns, in turn order from the seat after the root's, plays its model
-    /// move on the position the previous ones left (a seat without a move passes), until the
-    /// game is over.
-    fn play_model_replies(&mut self, pos: &mut Position) {
+    /// seat still taking turns, in turn order from the seat after the root's (from the
+    /// `first`-th of them on), plays its model move on the position the previous ones left
+    /// (a seat without a move passes), until the game is over. With `critical` cells (see
+    /// [`ladder_cells`]), each opponent's best-scored move among those that touch them, when
+    /// it is not the predicted move, goes to `threat_buf`.
+    fn play_model_replies(&mut self, pos: &mut Position, first: usize, critical: Bitboard) {
         let seats = self.core.sides.all_seats();
         let n = seats.len();
         let start = self.root_seat.map_or(0, |r| usize::from(r.index()) + 1);
-        for i in 0..n {
+        for i in first..n {
             let s = seats[(start + i) % n];
             if self.core.sides.unit(s) == self.core.root_unit || self.core.sides.game_over(pos) {
                 continue;
@@ -458,22 +525,24 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                 .variant
                 .generate_moves(&at, &mut self.core.scratch);
             let mut best: Option<(i32, Move)> = None;
+            let mut threat: Option<(i32, Move)> = None;
             for &mv in &self.core.scratch {
-                let gain = match self.model {
-                    ReplyModel::Progress => ROW * self.core.eval.progress(&at, mv),
-                    model => {
-                        let mut next = at;
-                        self.core.variant.play_unchecked(&mut next, mv);
-                        if model == ReplyModel::Greedy {
-                            self.core.eval.seat_score(&next, s)
-                        } else {
-                            let unit = self.core.sides.unit(s);
-                            relative_score(self.core.eval, &self.core.sides, &next, unit)
-                        }
-                    }
-                } - self.core.eval.waiting_cost(&at, mv);
+                let c = &self.core;
+                let gain = model_gain(c.variant, c.eval, &c.sides, self.model, &at, mv);
                 if best.is_none_or(|(b, _)| gain > b) {
                     best = Some((gain, mv));
+                }
+                if breaks(critical, mv) && threat.is_none_or(|(b, _)| gain > b) {
+                    threat = Some((gain, mv));
+                }
+            }
+            if let (Some((_, t)), Some((_, b))) = (threat, best) {
+                if t != b {
+                    self.threat_buf.push(Threat {
+                        before: at,
+                        order: i,
+                        mv: t,
+                    });
                 }
             }
             if let Some((_, mv)) = best {
@@ -502,6 +571,115 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             set_turn(self.core.variant, pos, s);
         }
     }
+}
+
+/// What `model` scores the move `mv` of the seat to move at `at` (see [`ReplyModel`]): the
+/// model predicts the first of the seat's moves with the highest gain.
+#[inline]
+pub fn model_gain<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    sides: &Sides,
+    model: ReplyModel,
+    at: &Position,
+    mv: Move,
+) -> i32 {
+    let gain = match model {
+        ReplyModel::Progress => ROW * eval.progress(at, mv),
+        model => {
+            let mut next = *at;
+            variant.play_unchecked(&mut next, mv);
+            let seat = at.to_move();
+            if model == ReplyModel::Greedy {
+                eval.seat_score(&next, seat)
+            } else {
+                relative_score(eval, sides, &next, sides.unit(seat))
+            }
+        }
+    };
+    gain - eval.waiting_cost(at, mv)
+}
+
+/// Whether `mv` is one of the moves `model` scores best for the seat to move at `pos` (its
+/// predicted move or one that ties with it); `moves` is a move buffer.
+pub fn model_agrees<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    sides: &Sides,
+    model: ReplyModel,
+    pos: &Position,
+    mv: Move,
+    moves: &mut Vec<Move>,
+) -> bool {
+    variant.generate_moves(pos, moves);
+    let best = moves
+        .iter()
+        .map(|&m| model_gain(variant, eval, sides, model, pos, m))
+        .max();
+    best.is_some() && best == Some(model_gain(variant, eval, sides, model, pos, mv))
+}
+
+/// Whether `mv` ends on one of the `critical` cells or takes a piece away from one.
+#[inline]
+pub(crate) fn breaks(critical: Bitboard, mv: Move) -> bool {
+    critical.has(mv.to.index()) || critical.has(mv.from.index())
+}
+
+/// The cells the root unit's ladders need at `pos`: for its [`LADDERS`] most forward moves
+/// (forward progress, the first in generation order among equals), every cell the piece
+/// lands on and every cell it passes over. An opponent's move ending on one of them, or
+/// taking a piece away from one, breaks that move. `moves` is a move buffer.
+pub(crate) fn ladder_cells<E: Evaluator>(
+    variant: &Variant,
+    eval: &E,
+    sides: &Sides,
+    root_unit: u8,
+    pos: &Position,
+    moves: &mut Vec<Move>,
+) -> Bitboard {
+    let mut top: [Option<(i32, Position, Move)>; LADDERS] = [None; LADDERS];
+    for s in sides.seats(root_unit) {
+        let mut at = *pos;
+        if !set_turn(variant, &mut at, sides.seat(s)) {
+            continue;
+        }
+        variant.generate_moves(&at, moves);
+        for &mv in moves.iter() {
+            let p = eval.progress(&at, mv);
+            if p <= 0 {
+                continue;
+            }
+            if let Some(i) = top.iter().position(|t| t.is_none_or(|(q, _, _)| p > q)) {
+                top[i..].rotate_right(1);
+                top[i] = Some((p, at, mv));
+            }
+        }
+    }
+    let board = variant.board();
+    let mut cells = Bitboard::EMPTY;
+    for (_, at, mv) in top.into_iter().flatten() {
+        let Some(path) = variant.witness_path(&at, mv) else {
+            continue;
+        };
+        for hop in path.windows(2) {
+            let (a, b) = (hop[0], hop[1]);
+            cells.set(b.index());
+            // The cells a jump passes over, along the one direction that leads from a to b.
+            for dir in 0..board.directions() {
+                let mut over = Bitboard::EMPTY;
+                let mut c = board.neighbor(a, dir);
+                while let Some(cell) = c.filter(|&cell| cell != b) {
+                    over.set(cell.index());
+                    c = board.neighbor(cell, dir);
+                }
+                if c == Some(b) {
+                    cells |= over;
+                    break;
+                }
+            }
+        }
+    }
+    cells
 }
 
 impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Brs<'a, E> {
@@ -539,5 +717,103 @@ impl<E: Evaluator> Strategy for Brs<'_, E> {
 impl<E: Evaluator> ExcludeRootMoves for Brs<'_, E> {
     fn exclude_root_moves(&mut self, moves: &[Move]) {
         self.core.excluded = moves.to_vec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Test code: a failed setup should fail the test loudly.
+    #![allow(clippy::unwrap_used)]
+
+    use halma_rules::{BoardKind, GameSetup, RuleOptions, SplitMix64};
+
+    use super::*;
+    use crate::eval::RaceEvaluator;
+
+    /// The root unit's most forward moves at `pos`, as [`ladder_cells`] picks them.
+    fn ladders(v: &Variant, eval: &RaceEvaluator, pos: &Position) -> Vec<Move> {
+        let mut moves = Vec::new();
+        v.generate_moves(pos, &mut moves);
+        let mut forward: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&mv| (eval.progress(pos, mv), mv))
+            .filter(|&(p, _)| p > 0)
+            .collect();
+        forward.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
+        forward
+            .into_iter()
+            .take(LADDERS)
+            .map(|(_, mv)| mv)
+            .collect()
+    }
+
+    /// An opponent's move that touches none of the ladder cells leaves the root unit's
+    /// ladders legal, and on the crowded star some moves that touch them break one.
+    #[test]
+    fn only_moves_on_ladder_cells_break_ladders() {
+        let mut broken_on_stars = 0;
+        for (board, players, long_jumps) in [
+            (BoardKind::Star, 6, false),
+            (BoardKind::Star, 3, true),
+            (BoardKind::Square16, 4, false),
+        ] {
+            let options = RuleOptions {
+                long_jumps: Some(long_jumps),
+                ..RuleOptions::default()
+            };
+            let v = Variant::new(&GameSetup {
+                board,
+                players,
+                options,
+            })
+            .unwrap();
+            let eval = RaceEvaluator::new(&v);
+            let sides = Sides::new(&v);
+            let mut rng = SplitMix64::new(7);
+            let (mut kept, mut broken) = (0, 0);
+            let mut moves = Vec::new();
+            for game in 0..6 {
+                let mut pos = Position::start(&v, v.seat(0).unwrap());
+                for ply in 0..(20 + 10 * game) {
+                    v.generate_moves(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if ply >= 20 {
+                        let root = sides.unit(pos.to_move());
+                        let cells = ladder_cells(&v, &eval, &sides, root, &pos, &mut moves);
+                        let ladders = ladders(&v, &eval, &pos);
+                        assert_eq!(cells.is_empty(), ladders.is_empty());
+                        for &s in sides.all_seats() {
+                            let mut at = pos;
+                            if sides.unit(s) == root || !set_turn(&v, &mut at, s) {
+                                continue;
+                            }
+                            v.generate_moves(&at, &mut moves);
+                            for &mv in &moves {
+                                let mut after = at;
+                                v.play_unchecked(&mut after, mv);
+                                set_turn(&v, &mut after, pos.to_move());
+                                let legal = ladders.iter().all(|&l| v.is_legal(&after, l));
+                                if breaks(cells, mv) {
+                                    broken += u32::from(!legal);
+                                } else {
+                                    assert!(legal, "{mv:?} broke a ladder without touching it");
+                                    kept += 1;
+                                }
+                            }
+                        }
+                    }
+                    v.generate_moves(&pos, &mut moves);
+                    let mv = moves[rng.below(moves.len() as u64) as usize];
+                    v.play_unchecked(&mut pos, mv);
+                }
+            }
+            assert!(kept > 0, "{board:?}: no move kept a ladder");
+            if board == BoardKind::Star {
+                broken_on_stars += broken;
+            }
+        }
+        assert!(broken_on_stars > 0, "no move broke a ladder");
     }
 }

@@ -3,9 +3,9 @@
 //! or ordering. They are slow and obviously right, and the optimised searches are tested
 //! against them.
 
-use halma_rules::{Move, Position, Seat, Variant};
+use halma_rules::{Bitboard, Move, Position, Seat, Variant};
 
-use crate::brs::{MultiMode, ReplyModel};
+use crate::brs::{breaks, ladder_cells, MultiMode, ReplyModel};
 use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
@@ -177,6 +177,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     mode: MultiMode,
     rival_share: i32,
     model: ReplyModel,
+    /// Threats tried in the first opponent layer of [`MultiMode::Model`].
+    threats: usize,
     /// The seat to move at the root.
     root_seat: Option<Seat>,
 }
@@ -190,8 +192,17 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             mode,
             rival_share: FULL_RIVAL,
             model: ReplyModel::default(),
+            threats: 0,
             root_seat: None,
         }
+    }
+
+    /// Sets how many threats the first opponent layer of [`MultiMode::Model`] tries, as
+    /// [`crate::Brs::with_threats`] does.
+    #[must_use]
+    pub fn with_threats(mut self, n: usize) -> MultiReference<'a, E> {
+        self.threats = n;
+        self
     }
 
     /// Sets how [`MultiMode::Model`] predicts the opponents' moves, as
@@ -325,8 +336,28 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         }
         let (seats, is_max) = self.movers(pos, ply, max_layer);
         if self.mode == MultiMode::Model && !is_max {
-            let next = self.predicted(pos);
-            return (self.search(&next, depth - 1, ply + 1, true).0, None);
+            let critical = if ply == 1 && self.threats > 0 {
+                let p = &self.plain;
+                ladder_cells(
+                    p.variant,
+                    p.eval,
+                    &p.sides,
+                    p.root_unit,
+                    pos,
+                    &mut Vec::new(),
+                )
+            } else {
+                Bitboard::EMPTY
+            };
+            let (next, threats) = self.predicted(pos, 1, critical);
+            let mut best = self.search(&next, depth - 1, ply + 1, true).0;
+            for (before, k, mv) in threats.into_iter().take(self.threats) {
+                let mut alt = before;
+                self.plain.variant.play_unchecked(&mut alt, mv);
+                let (alt, _) = self.predicted(&alt, k + 1, Bitboard::EMPTY);
+                best = best.min(self.search(&alt, depth - 1, ply + 1, true).0);
+            }
+            return (best, None);
         }
         let children = self.layer_moves(pos, &seats, is_max);
         if children.is_empty() {
@@ -347,16 +378,25 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     }
 
     /// The position after the opponents' predicted moves ([`MultiMode::Model`]): the seats
-    /// after the root's in turn order, the root unit's left out, each playing the first of
-    /// its moves with the highest gain on the position the previous ones left, while the
-    /// game goes on; then the root unit's first active seat is to move.
-    fn predicted(&self, pos: &Position) -> Position {
+    /// after the root's in turn order, from the `first`-th on (1 is the next seat), the root
+    /// unit's left out, each playing the first of its moves with the highest gain on the
+    /// position the previous ones left, while the game goes on; then the root unit's first
+    /// active seat is to move. Also the threats to the `critical` cells: for each seat whose
+    /// first best-gain move among those that break them is not its predicted move, the
+    /// position before that move, the seat's place in the order, and the move.
+    fn predicted(
+        &self,
+        pos: &Position,
+        first: usize,
+        critical: Bitboard,
+    ) -> (Position, Vec<(Position, usize, Move)>) {
         let v = self.plain.variant;
         let seats = self.plain.sides.all_seats();
         let root = self.root_seat.map_or(0, |s| usize::from(s.index()));
         let mut next = *pos;
+        let mut threats = Vec::new();
         let mut moves = Vec::new();
-        for k in 1..=seats.len() {
+        for k in first..=seats.len() {
             let seat = seats[(root + k) % seats.len()];
             if self.is_root_unit(seat) || self.plain.sides.game_over(&next) {
                 continue;
@@ -381,14 +421,21 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 };
                 (gain - self.plain.eval.waiting_cost(&at, mv), after)
             };
-            let mut best: Option<(i32, Position)> = None;
-            for &mv in &moves {
-                let (g, after) = gain(mv);
-                if best.as_ref().is_none_or(|(b, _)| g > *b) {
-                    best = Some((g, after));
+            let scored: Vec<(i32, Position, Move)> = moves
+                .iter()
+                .map(|&mv| {
+                    let (g, after) = gain(mv);
+                    (g, after, mv)
+                })
+                .collect();
+            let best = first_best(scored.iter()).copied();
+            let threat = first_best(scored.iter().filter(|c| breaks(critical, c.2)));
+            if let (Some(t), Some(b)) = (threat, best) {
+                if t.2 != b.2 {
+                    threats.push((at, k, t.2));
                 }
             }
-            if let Some((_, after)) = best {
+            if let Some((_, after, _)) = best {
                 next = after;
             }
         }
@@ -398,7 +445,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         {
             set_turn(v, &mut next, s);
         }
-        next
+        (next, threats)
     }
 
     /// The value when no seat of the layer can move: paranoid search passes the turn on (a
@@ -429,4 +476,14 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         }
         self.search(pos, depth - 1, ply + 1, !is_max).0
     }
+}
+
+/// The first of the scored moves with the highest score.
+fn first_best<'x>(
+    scored: impl Iterator<Item = &'x (i32, Position, Move)>,
+) -> Option<&'x (i32, Position, Move)> {
+    scored.fold(None, |best, c| match best {
+        Some(b) if b.0 >= c.0 => Some(b),
+        _ => Some(c),
+    })
 }

@@ -247,6 +247,38 @@ fn solo_and_rival_shares_match_reference_on_small_stars() {
 /// at every depth, by either reply model, with and without repetitions.
 #[test]
 fn model_matches_reference_on_small_stars() {
+    for v in small_stars() {
+        for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
+            check_model_against_reference(&v, model, 0, &[1, 3], 3, 0..40);
+        }
+    }
+    // Deep enough for transpositions, where table entries decide nodes.
+    check_model_against_reference(&small_stars()[0], ReplyModel::Greedy, 0, &[5], 2, 0..40);
+    // The full board, crowded enough for one opponent's predicted move to change another's.
+    let full = variant(BoardKind::Star, 6, RuleOptions::default());
+    check_model_against_reference(&full, ReplyModel::Greedy, 0, &[1, 3], 4, 60..120);
+}
+
+/// The same with threats in the first opponent layer ([`Brs::with_threats`]): the value
+/// agrees with the plain search's, and the threats change it in some of the positions.
+#[test]
+fn model_with_threats_matches_reference() {
+    let mut changed = 0;
+    for v in small_stars() {
+        changed += check_model_against_reference(&v, ReplyModel::Greedy, 2, &[3], 3, 0..40);
+    }
+    changed +=
+        check_model_against_reference(&small_stars()[0], ReplyModel::Greedy, 5, &[5], 2, 0..40);
+    let full = variant(BoardKind::Star, 6, RuleOptions::default());
+    for threats in [1, 5] {
+        changed +=
+            check_model_against_reference(&full, ReplyModel::Greedy, threats, &[3], 4, 20..120);
+    }
+    assert!(changed > 0, "no threat changed a value");
+}
+
+/// Small stars (arm 2) of 3, 4 and 6 players, and 6 players in teams.
+fn small_stars() -> [Variant; 4] {
     let small = |players, teams| {
         variant(
             BoardKind::Star,
@@ -258,35 +290,29 @@ fn model_matches_reference_on_small_stars() {
             },
         )
     };
-    for v in [
+    [
         small(3, false),
         small(4, false),
         small(6, false),
         small(6, true),
-    ] {
-        for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
-            check_model_against_reference(&v, model, &[1, 3], 3, 0..40);
-        }
-    }
-    // Deep enough for transpositions, where table entries decide nodes.
-    check_model_against_reference(&small(3, false), ReplyModel::Greedy, &[5], 2, 0..40);
-    // The full board, crowded enough for one opponent's predicted move to change another's.
-    let full = variant(BoardKind::Star, 6, RuleOptions::default());
-    check_model_against_reference(&full, ReplyModel::Greedy, &[1, 3], 4, 60..120);
+    ]
 }
 
 /// Opponent modelling against the plain search on `positions` positions after a number of
-/// plies in `plies`.
+/// plies in `plies`, with `threats` in the first opponent layer; returns in how many
+/// searches the threats changed the value (always 0 without threats).
 fn check_model_against_reference(
     v: &Variant,
     model: ReplyModel,
+    threats: usize,
     depths: &[u32],
     positions: usize,
     plies: std::ops::Range<u64>,
-) {
+) -> usize {
     let eval = RaceEvaluator::new(v);
     let mut rng = SplitMix64::new(23);
     let mut checked = 0;
+    let mut changed = 0;
     while checked < positions {
         let plies = (plies.start + rng.below(plies.end - plies.start)) as usize;
         let Some((pos, history)) = random_position(v, plies, rng.next_u64()) else {
@@ -296,15 +322,24 @@ fn check_model_against_reference(
         let recent = &history[history.len().saturating_sub(6)..];
         for &depth in depths {
             for game in [&[][..], recent] {
-                let (want, _) = MultiReference::new(v, &eval, MultiMode::Model)
-                    .with_reply_model(model)
-                    .value(&pos, game, depth);
+                let reference = |threats| {
+                    MultiReference::new(v, &eval, MultiMode::Model)
+                        .with_reply_model(model)
+                        .with_threats(threats)
+                        .value(&pos, game, depth)
+                        .0
+                };
+                let want = reference(threats);
+                if threats > 0 && want != reference(0) {
+                    changed += 1;
+                }
                 let got = Brs::new(v, &eval, MultiMode::Model, 12)
                     .with_reply_model(model)
+                    .with_threats(threats)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{model:?}, {} players, depth {depth}, plies {plies}, {} seen",
+                    "{model:?}, {threats} threats, {} players, depth {depth}, plies {plies}, {} seen",
                     v.players(),
                     game.len()
                 );
@@ -314,6 +349,7 @@ fn check_model_against_reference(
             }
         }
     }
+    changed
 }
 
 #[test]

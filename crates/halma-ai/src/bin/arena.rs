@@ -16,7 +16,8 @@
 //! replies near A's pieces first), `model=1`, `model=2` or `model=3` plans A's own moves
 //! against the opponents' predicted moves instead (by progress, greedy on their own race, or
 //! their one-ply choice against their best rival; use `own=` to limit A's moves below the
-//! root).
+//! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
+//! opponent layer).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -37,6 +38,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use halma_ai::brs::model_agrees;
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::{
     suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, ReplyModel, SearchLimits,
@@ -71,6 +73,8 @@ struct BrsOptions {
     near: bool,
     /// Opponent modelling (`model=1`: by progress, `model=2`: greedy on the own race).
     model: Option<ReplyModel>,
+    /// Threats tried in the first opponent layer of opponent modelling (`threats=N`).
+    threats: usize,
 }
 
 impl BrsOptions {
@@ -82,6 +86,7 @@ impl BrsOptions {
             solo: false,
             near: false,
             model: None,
+            threats: 0,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -105,6 +110,7 @@ impl BrsOptions {
                         _ => return Err(format!("brs option '{item}': model is 0 to 3")),
                     }
                 }
+                "threats" => o.threats = value,
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -201,6 +207,7 @@ impl Engine {
                     .with_rival_share(o.rivals)
                     .with_near_replies(o.near)
                     .with_reply_model(o.model.unwrap_or_default())
+                    .with_threats(o.threats)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }
@@ -327,6 +334,9 @@ struct Tally {
     moves: [u64; 2],
     /// Per side (A, B): every finish as (ply, own pieces in the goals, goal cells).
     finishes: [Vec<(usize, u32, u32)>; 2],
+    /// Per side: how many of its moves the greedy reply model scores best (its prediction
+    /// or a move as good; games of three or more units).
+    predicted: [u64; 2],
 }
 
 /// Seats that finished with the last move, as (seat, own pieces in its goals, goal cells).
@@ -426,6 +436,7 @@ fn run() -> Result<(), String> {
         let mut rng = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)));
         let mut history = vec![game.position().hash()];
         let mut finished_seen = 0u8;
+        let mut moves = Vec::new();
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
@@ -447,6 +458,14 @@ fn run() -> Result<(), String> {
             };
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);
+                if sides.units() > 2 && mv.is_some() {
+                    let model = ReplyModel::Greedy;
+                    if let Some(mv) = mv {
+                        let agrees =
+                            model_agrees(&variant, &eval, &sides, model, &pos, mv, &mut moves);
+                        tally.predicted[side] += u64::from(agrees);
+                    }
+                }
                 tally.time[side] += t.elapsed();
                 tally.max_time[side] = tally.max_time[side].max(t.elapsed());
                 tally.moves[side] += 1;
@@ -548,6 +567,14 @@ fn run() -> Result<(), String> {
         tally.first_mover_wins,
         started.elapsed().as_secs_f64()
     );
+    if sides.units() > 2 {
+        let share = |i: usize| 100.0 * tally.predicted[i] as f64 / tally.moves[i].max(1) as f64;
+        println!(
+            "moves the greedy reply model scores best: A {:.1}% B {:.1}%",
+            share(0),
+            share(1)
+        );
+    }
     println!("{}", finish_line("A finishes", &tally.finishes[0]));
     println!("{}", finish_line("B finishes", &tally.finishes[1]));
     Ok(())

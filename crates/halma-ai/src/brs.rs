@@ -28,7 +28,9 @@ use std::ops::RangeInclusive;
 
 use halma_rules::{Bitboard, Move, Position, Seat, Variant};
 
-use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
+use crate::eval::{
+    relative_score, relative_score_with, unit_score, Evaluator, FULL_RIVAL, ROW, WIN,
+};
 use crate::pvs::CONTEMPT;
 use crate::search::{
     deepen, order_key, Budget, Deepening, ExcludeRootMoves, SearchCore, SearchResult, Strategy,
@@ -137,6 +139,9 @@ pub struct Brs<'a, E: Evaluator> {
     threats: usize,
     /// The threats found by the last model layer that looked for them.
     threat_buf: Vec<Threat>,
+    /// In how many rows of its race the root unit's score must lie for a
+    /// [`MultiMode::Model`] search to plan alone ([`Brs::with_endgame`]).
+    endgame_rows: Option<i32>,
 }
 
 /// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
@@ -166,7 +171,18 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             root_seat: None,
             threats: 0,
             threat_buf: Vec::new(),
+            endgame_rows: None,
         }
+    }
+
+    /// With `Some(rows)`, a [`MultiMode::Model`] search whose root unit's score is at least
+    /// `-rows` rows ([`ROW`] units each: the race nearly run) plans alone as
+    /// [`MultiMode::Solo`] does, every own move at every layer: in the last moves of the
+    /// race the opponents' moves matter little and depth matters most. Off by default.
+    #[must_use]
+    pub fn with_endgame(mut self, rows: Option<i32>) -> Brs<'a, E> {
+        self.endgame_rows = rows;
+        self
     }
 
     /// Level 10's search for three or more units: [`MultiMode::Model`] with the greedy reply
@@ -710,7 +726,20 @@ impl<'a, E: Evaluator + 'a> Deepening<'a, E> for Brs<'a, E> {
 
 impl<E: Evaluator> Strategy for Brs<'_, E> {
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
-        deepen(self, pos, history, budget)
+        let unit = self.core.sides.unit(pos.to_move());
+        let endgame = self.mode == MultiMode::Model
+            && self.endgame_rows.is_some_and(|rows| {
+                unit_score(self.core.eval, &self.core.sides, pos, unit) >= -ROW * rows
+            });
+        if !endgame {
+            return deepen(self, pos, history, budget);
+        }
+        let own_limit = self.own_limit.take();
+        self.mode = MultiMode::Solo;
+        let result = deepen(self, pos, history, budget);
+        self.mode = MultiMode::Model;
+        self.own_limit = own_limit;
+        result
     }
 }
 

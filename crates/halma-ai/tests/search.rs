@@ -547,3 +547,47 @@ fn brs_takes_an_immediate_win() {
         assert!(r.score > halma_ai::eval::WIN_THRESHOLD);
     }
 }
+
+/// Opponent modelling with an endgame threshold plans alone, exactly as [`MultiMode::Solo`]
+/// does, once the root unit's score is within the threshold, and models the opponents
+/// before.
+#[test]
+fn model_plans_alone_in_the_endgame() {
+    let v = variant(BoardKind::Star, 6, RuleOptions::default());
+    let eval = RaceEvaluator::new(&v);
+    let sides = halma_ai::Sides::new(&v);
+    let mut rng = SplitMix64::new(5);
+    let (mut alone, mut modelled, mut differ) = (0, 0, 0);
+    while alone + modelled < 12 {
+        let plies = 30 + rng.below(150) as usize;
+        let Some((pos, history)) = random_position(&v, plies, rng.next_u64()) else {
+            continue;
+        };
+        let unit = sides.unit(pos.to_move());
+        let rows = -halma_ai::eval::unit_score(&eval, &sides, &pos, unit) / halma_ai::eval::ROW;
+        for (threshold, plans_alone) in [(rows + 1, true), (rows - 1, false)] {
+            let run = |mode| {
+                Brs::new(&v, &eval, mode, 14)
+                    .with_reply_model(ReplyModel::Greedy)
+                    .with_endgame((mode == MultiMode::Model).then_some(threshold))
+                    .choose(&pos, &history, &Budget::depth(3))
+                    .unwrap()
+            };
+            let want = run(if plans_alone {
+                MultiMode::Solo
+            } else {
+                MultiMode::Model
+            });
+            let got = run(MultiMode::Model);
+            assert_eq!((got.mv, got.score), (want.mv, want.score), "plies {plies}");
+            if plans_alone {
+                alone += 1;
+            } else {
+                // Not vacuous: planning alone would have scored the position otherwise.
+                differ += usize::from(run(MultiMode::Solo).score != got.score);
+                modelled += 1;
+            }
+        }
+    }
+    assert!(differ > 0, "planning alone never changed a score");
+}

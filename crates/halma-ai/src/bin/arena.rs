@@ -17,7 +17,7 @@
 //! against the opponents' predicted moves instead (by progress, greedy on their own race, or
 //! their one-ply choice against their best rival; use `own=` to limit A's moves below the
 //! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
-//! opponent layer).
+//! opponent layer; `endgame=R` plans alone, as `solo=1`, once A's score is within R rows).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -26,7 +26,8 @@
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
 //! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--cap PLIES`,
-//! `--opening PLIES`, `--seed S`, `--verbose`, and `--a-weights` / `--b-weights` with
+//! `--opening PLIES`, `--seed S`, `--verbose`, `--trace PLIES` (every seat's race distance
+//! every PLIES plies, A's marked), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
 //!
@@ -75,6 +76,8 @@ struct BrsOptions {
     model: Option<ReplyModel>,
     /// Threats tried in the first opponent layer of opponent modelling (`threats=N`).
     threats: usize,
+    /// Opponent modelling plans alone once A's score is within this many rows (`endgame=R`).
+    endgame: Option<i32>,
 }
 
 impl BrsOptions {
@@ -87,6 +90,7 @@ impl BrsOptions {
             near: false,
             model: None,
             threats: 0,
+            endgame: None,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -111,6 +115,7 @@ impl BrsOptions {
                     }
                 }
                 "threats" => o.threats = value,
+                "endgame" => o.endgame = limit.map(|rows| rows as i32),
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -208,6 +213,7 @@ impl Engine {
                     .with_near_replies(o.near)
                     .with_reply_model(o.model.unwrap_or_default())
                     .with_threats(o.threats)
+                    .with_endgame(o.endgame)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }
@@ -237,6 +243,8 @@ struct Args {
     opening: usize,
     seed: u64,
     verbose: bool,
+    /// Print every seat's race distance every this many plies (0: never).
+    trace: usize,
     a_weights: Weights,
     b_weights: Weights,
 }
@@ -282,6 +290,7 @@ fn parse_args() -> Result<Args, String> {
         opening: 2,
         seed: 1,
         verbose: false,
+        trace: 0,
         a_weights: Weights::default(),
         b_weights: Weights::default(),
     };
@@ -310,6 +319,7 @@ fn parse_args() -> Result<Args, String> {
             "--opening" => a.opening = value()?.parse().map_err(|_| "bad --opening")?,
             "--seed" => a.seed = value()?.parse().map_err(|_| "bad --seed")?,
             "--verbose" => a.verbose = true,
+            "--trace" => a.trace = value()?.parse().map_err(|_| "bad --trace")?,
             "--a-weights" => a.a_weights = parse_weights(&value()?)?,
             "--b-weights" => a.b_weights = parse_weights(&value()?)?,
             _ => return Err(format!("unknown argument '{flag}'")),
@@ -475,6 +485,24 @@ fn run() -> Result<(), String> {
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
             history.push(game.position().hash());
+            if args.trace > 0 && game.record().len() % args.trace == 0 {
+                let distances: Vec<String> = variant
+                    .seats()
+                    .map(|s| {
+                        let d: i32 = variant
+                            .armies_of(s)
+                            .map(|a| eval.army_distance(game.position(), a))
+                            .sum();
+                        let mark = if s == a_seat { "A" } else { "" };
+                        format!("{mark}{d}")
+                    })
+                    .collect();
+                eprintln!(
+                    "ply {}: distances {}",
+                    game.record().len(),
+                    distances.join(" ")
+                );
+            }
             for (seat, own, cells) in new_finishes(&variant, game.position(), &mut finished_seen) {
                 let of_a = if args.a_team {
                     sides.unit(seat) == sides.unit(a_seat)

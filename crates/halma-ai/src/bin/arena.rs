@@ -485,7 +485,7 @@ fn run() -> Result<(), String> {
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
             history.push(game.position().hash());
-            if args.trace > 0 && game.record().len() % args.trace == 0 {
+            if args.trace > 0 && game.record().len().is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
                     .seats()
                     .map(|s| {

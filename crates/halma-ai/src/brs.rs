@@ -137,6 +137,8 @@ pub struct Brs<'a, E: Evaluator> {
     root_seat: Option<Seat>,
     /// How many threats the first opponent layer of [`MultiMode::Model`] tries.
     threats: usize,
+    /// How many other replies of the next opponent that layer tries.
+    next_replies: usize,
     /// The threats found by the last model layer that looked for them.
     threat_buf: Vec<Threat>,
     /// In how many rows of its race the root unit's score must lie for a
@@ -170,6 +172,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             model: ReplyModel::default(),
             root_seat: None,
             threats: 0,
+            next_replies: 0,
             threat_buf: Vec::new(),
             endgame_rows: None,
         }
@@ -195,17 +198,30 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// With `n > 0`, the first opponent layer of [`MultiMode::Model`] is a min layer over the
-    /// predicted replies and up to `n` threats: for each opponent in turn order, the
-    /// predicted move that breaks one of the root unit's ladders (a move ending on a cell
-    /// that one of its [`LADDERS`] most forward moves lands on or passes over, or taking away
-    /// a piece it jumps over), the one the model scores best, played instead of the
-    /// opponent's predicted move, with the later opponents' predicted moves after it (the
+    /// predicted replies and up to `n` threats: for the first `n` opponents in turn order
+    /// that have one, the move that breaks one of the root unit's ladders (a move ending on
+    /// a cell that one of its [`LADDERS`] most forward moves lands on or passes over, or
+    /// taking away a piece it jumps over) that the model scores best among such moves, when
+    /// it is not the predicted move, played instead of the opponent's predicted move, with
+    /// the later opponents' predicted moves after it (the
     /// idea of BRS+, Esser et al., 2013: one opponent deviates, the others play the move
     /// a policy gives them). So the root unit prefers plans that survive a block. 0 (off) by
     /// default.
     #[must_use]
     pub fn with_threats(mut self, n: usize) -> Brs<'a, E> {
         self.threats = n;
+        self
+    }
+
+    /// With `n > 0`, the first opponent layer of [`MultiMode::Model`] also tries the next
+    /// opponent's `n` best-scored moves after its predicted one (the model's gain, the first
+    /// in generation order among equals), each followed by the later opponents' predicted
+    /// moves, before the threats of [`Brs::with_threats`] (a threat among those moves is
+    /// not tried twice). As paranoid search does for the seat after the root's, but over the
+    /// moves the model finds plausible. 0 (off) by default.
+    #[must_use]
+    pub fn with_next_replies(mut self, n: usize) -> Brs<'a, E> {
+        self.next_replies = n;
         self
     }
 
@@ -351,7 +367,10 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             // out (finished ahead of it, or eliminated behind it), which the evaluation counts.
             return self.evaluate(pos);
         }
-        let threats = self.mode == MultiMode::Model && ply == 1 && !max_layer && self.threats > 0;
+        let threats = self.mode == MultiMode::Model
+            && ply == 1
+            && !max_layer
+            && (self.threats > 0 || self.next_replies > 0);
         let key = pos.hash() ^ u64::from(max_layer) ^ if threats { THREAT_KEY } else { 0 };
         if ply > 0 && self.core.seen.contains(&key) {
             return self.evaluate(pos) - CONTEMPT;
@@ -368,7 +387,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }
         let (seats, is_max) = self.layer(pos, ply, max_layer);
         if self.mode == MultiMode::Model && !is_max {
-            let critical = if threats {
+            let critical = if threats && self.threats > 0 {
                 ladder_cells(
                     self.core.variant,
                     self.core.eval,
@@ -382,17 +401,17 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             };
             self.threat_buf.clear();
             let mut next = *pos;
-            self.play_model_replies(&mut next, 0, critical);
+            self.play_model_replies(&mut next, 0, critical, threats);
             self.normalise_turn(&mut next, true);
             let found = std::mem::take(&mut self.threat_buf);
             let mut best = self.search(&next, depth - 1, alpha, beta, ply + 1, true);
-            for t in found.iter().take(self.threats) {
+            for t in &found {
                 if self.core.clock.stopped || best <= alpha {
                     break;
                 }
                 let mut alt = t.before;
                 self.core.variant.play_unchecked(&mut alt, t.mv);
-                self.play_model_replies(&mut alt, t.order + 1, Bitboard::EMPTY);
+                self.play_model_replies(&mut alt, t.order + 1, Bitboard::EMPTY, false);
                 self.normalise_turn(&mut alt, true);
                 let score = self.search(&alt, depth - 1, alpha, beta.min(best), ply + 1, true);
                 best = best.min(score);
@@ -521,13 +540,25 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// Plays the opponents' predicted moves on `pos` ([`MultiMode::Model`]): each opponent
     /// seat still taking turns, in turn order from the seat after the root's (from the
     /// `first`-th of them on), plays its model move on the position the previous ones left
-    /// (a seat without a move passes), until the game is over. With `critical` cells (see
-    /// [`ladder_cells`]), each opponent's best-scored move among those that touch them, when
-    /// it is not the predicted move, goes to `threat_buf`.
-    fn play_model_replies(&mut self, pos: &mut Position, first: usize, critical: Bitboard) {
+    /// (a seat without a move passes), until the game is over. With `collect`, the
+    /// alternatives the first opponent layer tries go to `threat_buf`: the first opponent's
+    /// next best-scored moves ([`Brs::with_next_replies`]), then, for up to
+    /// [`Brs::with_threats`] opponents in turn, the best-scored move among those that touch
+    /// the `critical` cells ([`ladder_cells`]) when it is neither the predicted move nor
+    /// already listed.
+    fn play_model_replies(
+        &mut self,
+        pos: &mut Position,
+        first: usize,
+        critical: Bitboard,
+        collect: bool,
+    ) {
         let seats = self.core.sides.all_seats();
         let n = seats.len();
         let start = self.root_seat.map_or(0, |r| usize::from(r.index()) + 1);
+        let mut next_opponent = collect;
+        let mut threats = 0;
+        let mut top: Vec<(i32, Move)> = Vec::new();
         for i in first..n {
             let s = seats[(start + i) % n];
             if self.core.sides.unit(s) == self.core.root_unit || self.core.sides.game_over(pos) {
@@ -540,20 +571,35 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             self.core
                 .variant
                 .generate_moves(&at, &mut self.core.scratch);
-            let mut best: Option<(i32, Move)> = None;
+            let keep = if next_opponent {
+                self.next_replies + 1
+            } else {
+                1
+            };
+            next_opponent = false;
+            top.clear();
             let mut threat: Option<(i32, Move)> = None;
             for &mv in &self.core.scratch {
                 let c = &self.core;
                 let gain = model_gain(c.variant, c.eval, &c.sides, self.model, &at, mv);
-                if best.is_none_or(|(b, _)| gain > b) {
-                    best = Some((gain, mv));
-                }
+                keep_best(&mut top, keep, gain, mv);
                 if breaks(critical, mv) && threat.is_none_or(|(b, _)| gain > b) {
                     threat = Some((gain, mv));
                 }
             }
-            if let (Some((_, t)), Some((_, b))) = (threat, best) {
-                if t != b {
+            let Some(&(_, best)) = top.first() else {
+                continue;
+            };
+            for &(_, mv) in top.iter().skip(1) {
+                self.threat_buf.push(Threat {
+                    before: at,
+                    order: i,
+                    mv,
+                });
+            }
+            if let Some((_, t)) = threat {
+                if threats < self.threats && top.iter().all(|&(_, m)| m != t) {
+                    threats += 1;
                     self.threat_buf.push(Threat {
                         before: at,
                         order: i,
@@ -561,10 +607,8 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                     });
                 }
             }
-            if let Some((_, mv)) = best {
-                self.core.variant.play_unchecked(&mut at, mv);
-                *pos = at;
-            }
+            self.core.variant.play_unchecked(&mut at, best);
+            *pos = at;
         }
     }
 
@@ -633,6 +677,17 @@ pub fn model_agrees<E: Evaluator>(
         .map(|&m| model_gain(variant, eval, sides, model, pos, m))
         .max();
     best.is_some() && best == Some(model_gain(variant, eval, sides, model, pos, mv))
+}
+
+/// Keeps in `top` the `keep` highest-scored moves seen so far, highest first, the first seen
+/// among equals.
+#[inline]
+pub(crate) fn keep_best(top: &mut Vec<(i32, Move)>, keep: usize, gain: i32, mv: Move) {
+    let at = top.iter().position(|&(g, _)| gain > g).unwrap_or(top.len());
+    if at < keep {
+        top.insert(at, (gain, mv));
+        top.truncate(keep);
+    }
 }
 
 /// Whether `mv` ends on one of the `critical` cells or takes a piece away from one.

@@ -179,6 +179,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     model: ReplyModel,
     /// Threats tried in the first opponent layer of [`MultiMode::Model`].
     threats: usize,
+    /// Other replies of the next opponent tried there.
+    next_replies: usize,
     /// The seat to move at the root.
     root_seat: Option<Seat>,
 }
@@ -193,6 +195,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             rival_share: FULL_RIVAL,
             model: ReplyModel::default(),
             threats: 0,
+            next_replies: 0,
             root_seat: None,
         }
     }
@@ -202,6 +205,14 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     #[must_use]
     pub fn with_threats(mut self, n: usize) -> MultiReference<'a, E> {
         self.threats = n;
+        self
+    }
+
+    /// Sets how many other replies of the next opponent the first opponent layer of
+    /// [`MultiMode::Model`] tries, as [`crate::Brs::with_next_replies`] does.
+    #[must_use]
+    pub fn with_next_replies(mut self, n: usize) -> MultiReference<'a, E> {
+        self.next_replies = n;
         self
     }
 
@@ -349,12 +360,16 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             } else {
                 Bitboard::EMPTY
             };
-            let (next, threats) = self.predicted(pos, 1, critical);
+            let (next, threats) = if ply == 1 {
+                self.predicted(pos, 1, critical, self.next_replies, self.threats)
+            } else {
+                self.predicted(pos, 1, critical, 0, 0)
+            };
             let mut best = self.search(&next, depth - 1, ply + 1, true).0;
-            for (before, k, mv) in threats.into_iter().take(self.threats) {
+            for (before, k, mv) in threats {
                 let mut alt = before;
                 self.plain.variant.play_unchecked(&mut alt, mv);
-                let (alt, _) = self.predicted(&alt, k + 1, Bitboard::EMPTY);
+                let (alt, _) = self.predicted(&alt, k + 1, Bitboard::EMPTY, 0, 0);
                 best = best.min(self.search(&alt, depth - 1, ply + 1, true).0);
             }
             return (best, None);
@@ -381,27 +396,33 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     /// after the root's in turn order, from the `first`-th on (1 is the next seat), the root
     /// unit's left out, each playing the first of its moves with the highest gain on the
     /// position the previous ones left, while the game goes on; then the root unit's first
-    /// active seat is to move. Also the threats to the `critical` cells: for each seat whose
-    /// first best-gain move among those that break them is not its predicted move, the
-    /// position before that move, the seat's place in the order, and the move.
+    /// active seat is to move. Also the alternatives to try, each as the position before
+    /// the move, the seat's place in the order, and the move: the first seat's `next` moves
+    /// after its predicted one (by gain, the first among equals), then, for the first
+    /// `threats` seats that have one, the first best-gain move among those that break the
+    /// `critical` cells, unless it is the predicted move or already listed.
     fn predicted(
         &self,
         pos: &Position,
         first: usize,
         critical: Bitboard,
+        next: usize,
+        threat_limit: usize,
     ) -> (Position, Vec<(Position, usize, Move)>) {
         let v = self.plain.variant;
         let seats = self.plain.sides.all_seats();
         let root = self.root_seat.map_or(0, |s| usize::from(s.index()));
-        let mut next = *pos;
+        let mut next_pos = *pos;
+        let mut listed_next = false;
+        let mut found = 0;
         let mut threats = Vec::new();
         let mut moves = Vec::new();
         for k in first..=seats.len() {
             let seat = seats[(root + k) % seats.len()];
-            if self.is_root_unit(seat) || self.plain.sides.game_over(&next) {
+            if self.is_root_unit(seat) || self.plain.sides.game_over(&next_pos) {
                 continue;
             }
-            let mut at = next;
+            let mut at = next_pos;
             if !set_turn(v, &mut at, seat) {
                 continue;
             }
@@ -429,23 +450,33 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 })
                 .collect();
             let best = first_best(scored.iter()).copied();
+            // The seat's moves by gain, highest first, generation order among equals.
+            let mut ranked: Vec<&(i32, Position, Move)> = scored.iter().collect();
+            ranked.sort_by_key(|c| std::cmp::Reverse(c.0));
+            let wanted = if listed_next { 0 } else { next };
+            listed_next = true;
+            let others: Vec<Move> = ranked.iter().skip(1).take(wanted).map(|c| c.2).collect();
+            for &mv in &others {
+                threats.push((at, k, mv));
+            }
             let threat = first_best(scored.iter().filter(|c| breaks(critical, c.2)));
             if let (Some(t), Some(b)) = (threat, best) {
-                if t.2 != b.2 {
+                if found < threat_limit && t.2 != b.2 && !others.contains(&t.2) {
+                    found += 1;
                     threats.push((at, k, t.2));
                 }
             }
             if let Some((_, after, _)) = best {
-                next = after;
+                next_pos = after;
             }
         }
         if let Some(&s) = seats
             .iter()
-            .find(|&&s| next.is_active(s) && self.is_root_unit(s))
+            .find(|&&s| next_pos.is_active(s) && self.is_root_unit(s))
         {
-            set_turn(v, &mut next, s);
+            set_turn(v, &mut next_pos, s);
         }
-        (next, threats)
+        (next_pos, threats)
     }
 
     /// The value when no seat of the layer can move: paranoid search passes the turn on (a

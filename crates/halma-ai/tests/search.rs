@@ -249,14 +249,21 @@ fn solo_and_rival_shares_match_reference_on_small_stars() {
 fn model_matches_reference_on_small_stars() {
     for v in small_stars() {
         for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
-            check_model_against_reference(&v, model, 0, &[1, 3], 3, 0..40);
+            check_model_against_reference(&v, model, (0, 0), &[1, 3], 3, 0..40);
         }
     }
     // Deep enough for transpositions, where table entries decide nodes.
-    check_model_against_reference(&small_stars()[0], ReplyModel::Greedy, 0, &[5], 2, 0..40);
+    check_model_against_reference(
+        &small_stars()[0],
+        ReplyModel::Greedy,
+        (0, 0),
+        &[5],
+        2,
+        0..40,
+    );
     // The full board, crowded enough for one opponent's predicted move to change another's.
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
-    check_model_against_reference(&full, ReplyModel::Greedy, 0, &[1, 3], 4, 60..120);
+    check_model_against_reference(&full, ReplyModel::Greedy, (0, 0), &[1, 3], 4, 60..120);
 }
 
 /// The same with threats in the first opponent layer ([`Brs::with_threats`]): the value
@@ -265,14 +272,22 @@ fn model_matches_reference_on_small_stars() {
 fn model_with_threats_matches_reference() {
     let mut changed = 0;
     for v in small_stars() {
-        changed += check_model_against_reference(&v, ReplyModel::Greedy, 2, &[3], 3, 0..40);
+        changed += check_model_against_reference(&v, ReplyModel::Greedy, (2, 1), &[3], 3, 0..40);
     }
-    changed +=
-        check_model_against_reference(&small_stars()[0], ReplyModel::Greedy, 5, &[5], 2, 0..40);
+    let first = &small_stars()[0];
+    changed += check_model_against_reference(first, ReplyModel::Greedy, (5, 0), &[5], 2, 0..40);
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
-    for threats in [1, 5] {
-        changed +=
-            check_model_against_reference(&full, ReplyModel::Greedy, threats, &[3], 4, 20..120);
+    for (threats, next) in [(1, 0), (5, 0), (0, 3), (5, 2)] {
+        let found = (threats, next);
+        let checked =
+            check_model_against_reference(&full, ReplyModel::Greedy, found, &[3], 4, 20..120);
+        if next > 0 {
+            assert!(
+                checked > 0,
+                "{next} replies of the next opponent changed nothing"
+            );
+        }
+        changed += checked;
     }
     assert!(changed > 0, "no threat changed a value");
 }
@@ -299,12 +314,12 @@ fn small_stars() -> [Variant; 4] {
 }
 
 /// Opponent modelling against the plain search on `positions` positions after a number of
-/// plies in `plies`, with `threats` in the first opponent layer; returns in how many
-/// searches the threats changed the value (always 0 without threats).
+/// plies in `plies`, with `(threats, next replies)` in the first opponent layer; returns in
+/// how many searches they changed the value (always 0 without them).
 fn check_model_against_reference(
     v: &Variant,
     model: ReplyModel,
-    threats: usize,
+    (threats, next): (usize, usize),
     depths: &[u32],
     positions: usize,
     plies: std::ops::Range<u64>,
@@ -322,24 +337,26 @@ fn check_model_against_reference(
         let recent = &history[history.len().saturating_sub(6)..];
         for &depth in depths {
             for game in [&[][..], recent] {
-                let reference = |threats| {
+                let reference = |threats, next| {
                     MultiReference::new(v, &eval, MultiMode::Model)
                         .with_reply_model(model)
                         .with_threats(threats)
+                        .with_next_replies(next)
                         .value(&pos, game, depth)
                         .0
                 };
-                let want = reference(threats);
-                if threats > 0 && want != reference(0) {
+                let want = reference(threats, next);
+                if threats + next > 0 && want != reference(0, 0) {
                     changed += 1;
                 }
                 let got = Brs::new(v, &eval, MultiMode::Model, 12)
                     .with_reply_model(model)
                     .with_threats(threats)
+                    .with_next_replies(next)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{model:?}, {threats} threats, {} players, depth {depth}, plies {plies}, {} seen",
+                    "{model:?}, {threats} threats, {next} next, {} players, depth {depth}, plies {plies}, {} seen",
                     v.players(),
                     game.len()
                 );

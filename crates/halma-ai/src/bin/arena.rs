@@ -17,7 +17,7 @@
 //! against the opponents' predicted moves instead (by progress, greedy on their own race, or
 //! their one-ply choice against their best rival; use `own=` to limit A's moves below the
 //! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
-//! opponent layer; `endgame=R` plans alone, as `solo=1`, once A's score is within R rows).
+//! opponent layer, `next=N` N more replies of the next opponent there; `endgame=R` plans alone, as `solo=1`, once A's score is within R rows).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -27,7 +27,8 @@
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
 //! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--cap PLIES`,
 //! `--opening PLIES`, `--seed S`, `--verbose`, `--trace PLIES` (every seat's race distance
-//! every PLIES plies, A's marked), and `--a-weights` / `--b-weights` with
+//! every PLIES plies, A's marked), `--skip N` (start at the
+//! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
 //!
@@ -76,6 +77,8 @@ struct BrsOptions {
     model: Option<ReplyModel>,
     /// Threats tried in the first opponent layer of opponent modelling (`threats=N`).
     threats: usize,
+    /// Other replies of the next opponent tried there (`next=N`).
+    next: usize,
     /// Opponent modelling plans alone once A's score is within this many rows (`endgame=R`).
     endgame: Option<i32>,
 }
@@ -90,6 +93,7 @@ impl BrsOptions {
             near: false,
             model: None,
             threats: 0,
+            next: 0,
             endgame: None,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
@@ -115,6 +119,7 @@ impl BrsOptions {
                     }
                 }
                 "threats" => o.threats = value,
+                "next" => o.next = value,
                 "endgame" => o.endgame = limit.map(|rows| rows as i32),
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
@@ -213,6 +218,7 @@ impl Engine {
                     .with_near_replies(o.near)
                     .with_reply_model(o.model.unwrap_or_default())
                     .with_threats(o.threats)
+                    .with_next_replies(o.next)
                     .with_endgame(o.endgame)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
@@ -245,6 +251,8 @@ struct Args {
     verbose: bool,
     /// Print every seat's race distance every this many plies (0: never).
     trace: usize,
+    /// Games of the seed's series to skip, so that one game can be replayed (`--skip N`).
+    skip: u32,
     a_weights: Weights,
     b_weights: Weights,
 }
@@ -291,6 +299,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         verbose: false,
         trace: 0,
+        skip: 0,
         a_weights: Weights::default(),
         b_weights: Weights::default(),
     };
@@ -319,6 +328,7 @@ fn parse_args() -> Result<Args, String> {
             "--opening" => a.opening = value()?.parse().map_err(|_| "bad --opening")?,
             "--seed" => a.seed = value()?.parse().map_err(|_| "bad --seed")?,
             "--verbose" => a.verbose = true,
+            "--skip" => a.skip = value()?.parse().map_err(|_| "bad --skip")?,
             "--trace" => a.trace = value()?.parse().map_err(|_| "bad --trace")?,
             "--a-weights" => a.a_weights = parse_weights(&value()?)?,
             "--b-weights" => a.b_weights = parse_weights(&value()?)?,
@@ -439,7 +449,7 @@ fn run() -> Result<(), String> {
     let sides = Sides::new(&variant);
     let mut tally = Tally::default();
     let started = Instant::now();
-    for g in 0..args.games {
+    for g in args.skip..args.skip + args.games {
         let a_seat = variant.seat(g as usize % players).ok_or("seat")?;
         let first = variant.seat(0).ok_or("seat")?;
         let mut game = Game::new(Arc::clone(&variant), first);

@@ -53,6 +53,18 @@ pub const DEFAULT_REPLY_LIMIT: usize = 6;
 /// place 20 times with 6, 19 with 10 and with 16, 16 with all moves.
 pub const MODEL_OWN_LIMIT: usize = 10;
 
+/// The share of the best rival's score (percent) that level 10's opponent-model search sets
+/// against the root unit's own with [`MODEL_RIVAL_UNITS`] units or more (with fewer, all of
+/// it). With five opponents, a move that costs one of them helps the other four, and
+/// searching opponents (paranoid or Best-Reply) spend their moves on the leader. Measured on
+/// the 6-player star at 200 ms a move (2026-12-02, see [`Brs::with_rival_share`]): first in
+/// 25 of 100 games against five paranoid searches (average place 3.17; with the whole rival's
+/// score 15 of 100, 3.46), and in 81 of 100 against five greedy players (79 of 100).
+pub const MODEL_RIVAL_SHARE: i32 = 50;
+
+/// From how many units on level 10 uses [`MODEL_RIVAL_SHARE`]: the six of the 6-player star.
+pub const MODEL_RIVAL_UNITS: u8 = 6;
+
 /// How many of the root unit's most forward moves [`ladder_cells`] protects.
 pub(crate) const LADDERS: usize = 2;
 
@@ -181,7 +193,10 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// With `Some(rows)`, a [`MultiMode::Model`] search whose root unit's score is at least
     /// `-rows` rows ([`ROW`] units each: the race nearly run) plans alone as
     /// [`MultiMode::Solo`] does, every own move at every layer: in the last moves of the
-    /// race the opponents' moves matter little and depth matters most. Off by default.
+    /// race the opponents' moves matter little and depth matters most. Off by default: with
+    /// `brs:model=2,own=10,endgame=40` on the 6-player star against five paranoid searches at
+    /// 200 ms a move it came first in 1 of 23 games and last in 7 (run stopped there): the
+    /// opponents' last moves through the goal area still matter.
     #[must_use]
     pub fn with_endgame(mut self, rows: Option<i32>) -> Brs<'a, E> {
         self.endgame_rows = rows;
@@ -189,12 +204,15 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// Level 10's search for three or more units: [`MultiMode::Model`] with the greedy reply
-    /// model and [`MODEL_OWN_LIMIT`] own moves a layer below the root.
+    /// model, [`MODEL_OWN_LIMIT`] own moves a layer below the root, and
+    /// [`MODEL_RIVAL_SHARE`] of the best rival's score from [`MODEL_RIVAL_UNITS`] units on.
     #[must_use]
     pub fn modelling(variant: &'a Variant, eval: &'a E, table_bits: u32) -> Brs<'a, E> {
+        let many = Sides::new(variant).units() >= MODEL_RIVAL_UNITS;
         Brs::new(variant, eval, MultiMode::Model, table_bits)
             .with_reply_model(ReplyModel::Greedy)
             .with_own_limit(Some(MODEL_OWN_LIMIT))
+            .with_rival_share(if many { MODEL_RIVAL_SHARE } else { FULL_RIVAL })
     }
 
     /// With `n > 0`, the first opponent layer of [`MultiMode::Model`] is a min layer over the
@@ -206,7 +224,10 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// the later opponents' predicted moves after it (the
     /// idea of BRS+, Esser et al., 2013: one opponent deviates, the others play the move
     /// a policy gives them). So the root unit prefers plans that survive a block. 0 (off) by
-    /// default.
+    /// default: on the 6-player star against five paranoid searches at 200 ms a move (arena
+    /// `brs:model=2,own=10,threats=5`, seed 11, two runs) it came first in 13 of 58 games
+    /// (22 %, average place 3.72), where level 10 came first in 15 of 100 (3.46); see
+    /// [`Brs::with_next_replies`] for the two together.
     #[must_use]
     pub fn with_threats(mut self, n: usize) -> Brs<'a, E> {
         self.threats = n;
@@ -218,7 +239,12 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// in generation order among equals), each followed by the later opponents' predicted
     /// moves, before the threats of [`Brs::with_threats`] (a threat among those moves is
     /// not tried twice). As paranoid search does for the seat after the root's, but over the
-    /// moves the model finds plausible. 0 (off) by default.
+    /// moves the model finds plausible. 0 (off) by default. Measured on the 6-player star at
+    /// 200 ms a move with `brs:model=2,own=10,next=3,threats=5` (2026-12-02): first in 22 of
+    /// 100 games against five paranoid searches (seeds 11 and 12, average place 3.13), where
+    /// level 10 came first in 15 of 100 (average place 3.46) on the same seeds the day
+    /// before; but against five greedy players it came first in only 48 of 100 (level 10: 79
+    /// of 100), so it is not adopted.
     #[must_use]
     pub fn with_next_replies(mut self, n: usize) -> Brs<'a, E> {
         self.next_replies = n;
@@ -290,7 +316,12 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// levels play. Measured against greedy players (arena): on the 6-player star at 50 ms a
     /// move, 0 % took first place 23 times in 80 games and 100 % 24 times (no difference);
     /// at 200 ms on the 4-player star 0 % took first place in 62 of 100 games, 100 % in 32 of
-    /// 40, and on the 3-player star 0 % in 28 of 30.
+    /// 40, and on the 3-player star 0 % in 28 of 30. Level 10's search on the 6-player star
+    /// at 200 ms a move (arena `brs:model=2,own=10,rivals=P`, 2026-12-02): against five
+    /// paranoid searches 0 % came first in 27 of 85 games (32 %, seeds 11 and 12), where
+    /// 100 % came first in 15 of 100; against five greedy players 0 % came first in 58 of
+    /// 100 and 50 % in 81 of 100, where 100 % came first in 79 of 100; 50 % came first in
+    /// 25 of 100 against the paranoid searches.
     #[must_use]
     pub fn with_rival_share(mut self, percent: i32) -> Brs<'a, E> {
         self.rival_share = percent.clamp(0, FULL_RIVAL);

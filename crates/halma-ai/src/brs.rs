@@ -65,8 +65,8 @@ pub const MODEL_RIVAL_SHARE: i32 = 50;
 /// From how many units on level 10 uses [`MODEL_RIVAL_SHARE`]: the six of the 6-player star.
 pub const MODEL_RIVAL_UNITS: u8 = 6;
 
-/// How many of the root unit's most forward moves [`ladder_cells`] protects.
-pub(crate) const LADDERS: usize = 2;
+/// How many of the root unit's most forward moves the threats of [`Brs::with_threats`] protect.
+pub const LADDERS: usize = 2;
 
 /// Marks the table keys of first opponent layers searched with threats (see
 /// [`Brs::with_threats`]), whose values differ from those of plain model layers.

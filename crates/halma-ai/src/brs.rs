@@ -710,13 +710,16 @@ pub fn model_agrees<E: Evaluator>(
     best.is_some() && best == Some(model_gain(variant, eval, sides, model, pos, mv))
 }
 
-/// Keeps in `top` the `keep` highest-scored moves seen so far, highest first, the first seen
+/// Keeps in `top` the `keep` highest-scored items seen so far, highest first, the first seen
 /// among equals.
 #[inline]
-pub(crate) fn keep_best(top: &mut Vec<(i32, Move)>, keep: usize, gain: i32, mv: Move) {
-    let at = top.iter().position(|&(g, _)| gain > g).unwrap_or(top.len());
+fn keep_best<T>(top: &mut Vec<(i32, T)>, keep: usize, score: i32, item: T) {
+    let at = top
+        .iter()
+        .position(|(g, _)| score > *g)
+        .unwrap_or(top.len());
     if at < keep {
-        top.insert(at, (gain, mv));
+        top.insert(at, (score, item));
         top.truncate(keep);
     }
 }
@@ -739,7 +742,7 @@ pub(crate) fn ladder_cells<E: Evaluator>(
     pos: &Position,
     moves: &mut Vec<Move>,
 ) -> Bitboard {
-    let mut top: [Option<(i32, Position, Move)>; LADDERS] = [None; LADDERS];
+    let mut top: Vec<(i32, (Position, Move))> = Vec::with_capacity(LADDERS + 1);
     for s in sides.seats(root_unit) {
         let mut at = *pos;
         if !set_turn(variant, &mut at, sides.seat(s)) {
@@ -751,15 +754,12 @@ pub(crate) fn ladder_cells<E: Evaluator>(
             if p <= 0 {
                 continue;
             }
-            if let Some(i) = top.iter().position(|t| t.is_none_or(|(q, _, _)| p > q)) {
-                top[i..].rotate_right(1);
-                top[i] = Some((p, at, mv));
-            }
+            keep_best(&mut top, LADDERS, p, (at, mv));
         }
     }
     let board = variant.board();
     let mut cells = Bitboard::EMPTY;
-    for (_, at, mv) in top.into_iter().flatten() {
+    for (_, (at, mv)) in top {
         let Some(path) = variant.witness_path(&at, mv) else {
             continue;
         };

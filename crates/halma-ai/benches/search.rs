@@ -23,6 +23,7 @@ fn search(c: &mut Criterion) {
         let mut group = c.benchmark_group(match s.kind {
             Kind::Pvs => "pvs",
             Kind::Brs => "brs",
+            Kind::Model => "model",
         });
         group.sample_size(10);
         group.throughput(Throughput::Elements(nodes));

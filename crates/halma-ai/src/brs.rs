@@ -156,6 +156,8 @@ pub struct Brs<'a, E: Evaluator> {
     /// In how many rows of its race the root unit's score must lie for a
     /// [`MultiMode::Model`] search to plan alone ([`Brs::with_endgame`]).
     endgame_rows: Option<i32>,
+    /// The model's best moves of one seat (a buffer of `play_model_replies`).
+    top: Vec<(i32, Move)>,
 }
 
 /// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
@@ -187,6 +189,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             next_replies: 0,
             threat_buf: Vec::new(),
             endgame_rows: None,
+            top: Vec::new(),
         }
     }
 
@@ -589,7 +592,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         let start = self.root_seat.map_or(0, |r| usize::from(r.index()) + 1);
         let mut next_opponent = collect;
         let mut threats = 0;
-        let mut top: Vec<(i32, Move)> = Vec::new();
+        // The model's best moves of one seat: a buffer kept across calls (no allocation).
+        let mut top = std::mem::take(&mut self.top);
+        let threatening = !critical.is_empty();
         for i in first..n {
             let s = seats[(start + i) % n];
             if self.core.sides.unit(s) == self.core.root_unit || self.core.sides.game_over(pos) {
@@ -614,7 +619,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
                 let c = &self.core;
                 let gain = model_gain(c.variant, c.eval, &c.sides, self.model, &at, mv);
                 keep_best(&mut top, keep, gain, mv);
-                if breaks(critical, mv) && threat.is_none_or(|(b, _)| gain > b) {
+                if threatening && breaks(critical, mv) && threat.is_none_or(|(b, _)| gain > b) {
                     threat = Some((gain, mv));
                 }
             }
@@ -641,6 +646,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             self.core.variant.play_unchecked(&mut at, best);
             *pos = at;
         }
+        self.top = top;
     }
 
     /// Whether any seat of the given kind of layer can move.

@@ -14,6 +14,8 @@ pub enum Kind {
     Pvs,
     /// Best-Reply Search.
     Brs,
+    /// Level 10's opponent-model search for three or more units ([`Brs::modelling`]).
+    Model,
 }
 
 /// One benchmark: a name, the board and player count, the search and its fixed depth.
@@ -32,7 +34,7 @@ pub struct Search {
 }
 
 /// Every search of the benchmark.
-pub const SEARCHES: [Search; 5] = [
+pub const SEARCHES: [Search; 7] = [
     Search {
         name: "star2_depth4",
         board: BoardKind::Star,
@@ -67,6 +69,20 @@ pub const SEARCHES: [Search; 5] = [
         players: 6,
         kind: Kind::Brs,
         depth: 3,
+    },
+    Search {
+        name: "star6_model_depth5",
+        board: BoardKind::Star,
+        players: 6,
+        kind: Kind::Model,
+        depth: 5,
+    },
+    Search {
+        name: "star4_model_depth5",
+        board: BoardKind::Star,
+        players: 4,
+        kind: Kind::Model,
+        depth: 5,
     },
 ];
 
@@ -122,6 +138,7 @@ impl Search {
             Kind::Brs => {
                 Brs::new(variant, eval, MultiMode::BestReply, 18).choose(pos, &[], &budget)
             }
+            Kind::Model => Brs::modelling(variant, eval, 18).choose(pos, &[], &budget),
         }
     }
 }

@@ -17,7 +17,9 @@
 //! against the opponents' predicted moves instead (by progress, greedy on their own race, or
 //! their one-ply choice against their best rival; use `own=` to limit A's moves below the
 //! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
-//! opponent layer, `next=N` N more replies of the next opponent there; `endgame=R` plans alone, as `solo=1`, once A's score is within R rows).
+//! opponent layer, `next=N` N more replies of the next opponent there; `endgame=R` plans
+//! alone, as `solo=1`, once A's score is within R rows). Any of these searches takes
+//! `depth=D`, the deepest iteration (0: as deep as the time allows).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -32,9 +34,11 @@
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
 //!
-//! Besides the results it prints how the seats finished, for A and for B's seats: the ply of
-//! each finish (earliest and median) and how many of the seat's own pieces stood in its goal
-//! then (finishes with the goal partly filled by other players' pieces are counted apart).
+//! Besides the results it prints, with three or more sides, how many of A's and of B's moves
+//! each reply model (progress, greedy, rival) scores best, and how the seats finished, for A
+//! and for B's seats: the ply of each finish (earliest and median) and how many of the seat's
+//! own pieces stood in its goal then (finishes with the goal partly filled by other players'
+//! pieces are counted apart).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -50,6 +54,9 @@ use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
     Variant,
 };
+
+/// The reply models whose predictions the arena counts (see `Tally::predicted`).
+const REPLY_MODELS: [ReplyModel; 3] = [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
@@ -81,6 +88,8 @@ struct BrsOptions {
     next: usize,
     /// Opponent modelling plans alone once A's score is within this many rows (`endgame=R`).
     endgame: Option<i32>,
+    /// The deepest iteration (`depth=D`; 0: as deep as the time allows).
+    depth: Option<u32>,
 }
 
 impl BrsOptions {
@@ -95,6 +104,7 @@ impl BrsOptions {
             threats: 0,
             next: 0,
             endgame: None,
+            depth: None,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -121,6 +131,7 @@ impl BrsOptions {
                 "threats" => o.threats = value,
                 "next" => o.next = value,
                 "endgame" => o.endgame = limit.map(|rows| rows as i32),
+                "depth" => o.depth = limit.map(|d| d as u32),
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -202,7 +213,7 @@ impl Engine {
             }
             Engine::Plain => Engine::Level(10).choose(variant, eval, pos, history, ms, seed),
             Engine::Brs(o) => {
-                let budget = Budget::timed(Duration::from_millis(ms), 64);
+                let budget = Budget::timed(Duration::from_millis(ms), o.depth.unwrap_or(64));
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
                 let mode = if o.solo {
                     MultiMode::Solo
@@ -354,9 +365,9 @@ struct Tally {
     moves: [u64; 2],
     /// Per side (A, B): every finish as (ply, own pieces in the goals, goal cells).
     finishes: [Vec<(usize, u32, u32)>; 2],
-    /// Per side: how many of its moves the greedy reply model scores best (its prediction
-    /// or a move as good; games of three or more units).
-    predicted: [u64; 2],
+    /// Per side, per reply model (progress, greedy, rival): how many of its moves the model
+    /// scores best (its prediction or a move as good; games of three or more units).
+    predicted: [[u64; 3]; 2],
 }
 
 /// Seats that finished with the last move, as (seat, own pieces in its goals, goal cells).
@@ -476,18 +487,18 @@ fn run() -> Result<(), String> {
                 };
                 engine.choose(&variant, e, &pos, &history, args.ms, rng.next_u64())
             };
+            let took = t.elapsed();
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);
-                if sides.units() > 2 && mv.is_some() {
-                    let model = ReplyModel::Greedy;
-                    if let Some(mv) = mv {
+                if let Some(mv) = mv.filter(|_| sides.units() > 2) {
+                    for (i, model) in REPLY_MODELS.into_iter().enumerate() {
                         let agrees =
                             model_agrees(&variant, &eval, &sides, model, &pos, mv, &mut moves);
-                        tally.predicted[side] += u64::from(agrees);
+                        tally.predicted[side][i] += u64::from(agrees);
                     }
                 }
-                tally.time[side] += t.elapsed();
-                tally.max_time[side] = tally.max_time[side].max(t.elapsed());
+                tally.time[side] += took;
+                tally.max_time[side] = tally.max_time[side].max(took);
                 tally.moves[side] += 1;
             }
             let mv =
@@ -606,12 +617,16 @@ fn run() -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     if sides.units() > 2 {
-        let share = |i: usize| 100.0 * tally.predicted[i] as f64 / tally.moves[i].max(1) as f64;
-        println!(
-            "moves the greedy reply model scores best: A {:.1}% B {:.1}%",
-            share(0),
-            share(1)
-        );
+        let share = |side: usize, model: usize| {
+            100.0 * tally.predicted[side][model] as f64 / tally.moves[side].max(1) as f64
+        };
+        for (i, model) in REPLY_MODELS.into_iter().enumerate() {
+            println!(
+                "moves the {model:?} reply model scores best: A {:.1}% B {:.1}%",
+                share(0, i),
+                share(1, i)
+            );
+        }
     }
     println!("{}", finish_line("A finishes", &tally.finishes[0]));
     println!("{}", finish_line("B finishes", &tally.finishes[1]));

@@ -183,6 +183,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     next_replies: usize,
     /// The seat to move at the root.
     root_seat: Option<Seat>,
+    /// Units a root move earns per row of its progress.
+    root_progress: i32,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -197,7 +199,16 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             threats: 0,
             next_replies: 0,
             root_seat: None,
+            root_progress: 0,
         }
+    }
+
+    /// Sets what a root move earns per row of its progress, as
+    /// [`crate::Brs::with_root_progress`] does.
+    #[must_use]
+    pub fn with_root_progress(mut self, units: i32) -> MultiReference<'a, E> {
+        self.root_progress = units;
+        self
     }
 
     /// Sets how many threats the first opponent layer of [`MultiMode::Model`] tries, as
@@ -374,7 +385,12 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             }
             return (best, None);
         }
-        let children = self.layer_moves(pos, &seats, is_max);
+        let mut children = self.layer_moves(pos, &seats, is_max);
+        if ply == 0 {
+            for (_, mv, w) in &mut children {
+                *w -= self.root_progress * self.plain.eval.progress(pos, *mv);
+            }
+        }
         if children.is_empty() {
             return (self.nobody_moves(pos, depth, ply, is_max), None);
         }

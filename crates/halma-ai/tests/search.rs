@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use halma_ai::eval::FULL_RIVAL;
+use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW};
 use halma_ai::{
     suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
     Reference, ReplyModel, SearchLimits, Strategy,
@@ -249,7 +249,7 @@ fn solo_and_rival_shares_match_reference_on_small_stars() {
 fn model_matches_reference_on_small_stars() {
     for v in small_stars() {
         for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
-            check_model_against_reference(&v, model, (0, 0), &[1, 3], 3, 0..40);
+            check_model_against_reference(&v, model, (0, 0), 0, &[1, 3], 3, 0..40);
         }
     }
     // Deep enough for transpositions, where table entries decide nodes.
@@ -257,13 +257,54 @@ fn model_matches_reference_on_small_stars() {
         &small_stars()[0],
         ReplyModel::Greedy,
         (0, 0),
+        0,
         &[5],
         2,
         0..40,
     );
     // The full board, crowded enough for one opponent's predicted move to change another's.
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
-    check_model_against_reference(&full, ReplyModel::Greedy, (0, 0), &[1, 3], 4, 60..120);
+    check_model_against_reference(&full, ReplyModel::Greedy, (0, 0), 0, &[1, 3], 4, 60..120);
+    // Level 10's bonus for a root move's progress at six players.
+    for v in small_stars().iter().chain([&full]) {
+        check_model_against_reference(v, ReplyModel::Greedy, (0, 0), ROW, &[1, 3], 3, 0..60);
+    }
+}
+
+/// A large enough bonus for the root move's progress makes the search play a move that
+/// brings its piece the most rows forward, which it does not always do without the bonus.
+#[test]
+fn root_progress_prefers_progress_now() {
+    let v = variant(BoardKind::Star, 6, RuleOptions::default());
+    let eval = RaceEvaluator::new(&v);
+    let mut rng = SplitMix64::new(41);
+    let mut moves = Vec::new();
+    let mut behind = 0;
+    for _ in 0..12 {
+        let plies = 10 + rng.below(80) as usize;
+        let Some((pos, history)) = random_position(&v, plies, rng.next_u64()) else {
+            continue;
+        };
+        v.generate_moves(&pos, &mut moves);
+        let most = moves.iter().map(|&m| eval.progress(&pos, m)).max().unwrap();
+        let choose = |units| {
+            Brs::modelling(&v, &eval, 12)
+                .with_root_progress(units)
+                .choose(&pos, &history, &Budget::depth(3))
+                .unwrap()
+                .mv
+        };
+        assert_eq!(
+            eval.progress(&pos, choose(100 * ROW)),
+            most,
+            "plies {plies}"
+        );
+        behind += usize::from(eval.progress(&pos, choose(0)) < most);
+    }
+    assert!(
+        behind > 0,
+        "the search always took the most progress anyway"
+    );
 }
 
 /// The same with threats in the first opponent layer ([`Brs::with_threats`]): the value
@@ -272,15 +313,15 @@ fn model_matches_reference_on_small_stars() {
 fn model_with_threats_matches_reference() {
     let mut changed = 0;
     for v in small_stars() {
-        changed += check_model_against_reference(&v, ReplyModel::Greedy, (2, 1), &[3], 3, 0..40);
+        changed += check_model_against_reference(&v, ReplyModel::Greedy, (2, 1), 0, &[3], 3, 0..40);
     }
     let first = &small_stars()[0];
-    changed += check_model_against_reference(first, ReplyModel::Greedy, (5, 0), &[5], 2, 0..40);
+    changed += check_model_against_reference(first, ReplyModel::Greedy, (5, 0), 0, &[5], 2, 0..40);
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
     for (threats, next) in [(1, 0), (5, 0), (0, 3), (5, 2)] {
         let found = (threats, next);
         let checked =
-            check_model_against_reference(&full, ReplyModel::Greedy, found, &[3], 4, 20..120);
+            check_model_against_reference(&full, ReplyModel::Greedy, found, 0, &[3], 4, 20..120);
         if next > 0 {
             assert!(
                 checked > 0,
@@ -320,6 +361,7 @@ fn check_model_against_reference(
     v: &Variant,
     model: ReplyModel,
     (threats, next): (usize, usize),
+    root_progress: i32,
     depths: &[u32],
     positions: usize,
     plies: std::ops::Range<u64>,
@@ -342,6 +384,7 @@ fn check_model_against_reference(
                         .with_reply_model(model)
                         .with_threats(threats)
                         .with_next_replies(next)
+                        .with_root_progress(root_progress)
                         .value(&pos, game, depth)
                         .0
                 };
@@ -353,10 +396,11 @@ fn check_model_against_reference(
                     .with_reply_model(model)
                     .with_threats(threats)
                     .with_next_replies(next)
+                    .with_root_progress(root_progress)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{model:?}, {threats} threats, {next} next, {} players, depth {depth}, plies {plies}, {} seen",
+                    "{model:?}, {threats} threats, {next} next, root progress {root_progress}, {} players, depth {depth}, plies {plies}, {} seen",
                     v.players(),
                     game.len()
                 );

@@ -18,7 +18,8 @@
 //! their one-ply choice against their best rival; use `own=` to limit A's moves below the
 //! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
 //! opponent layer, `next=N` N more replies of the next opponent there; `endgame=R` plans
-//! alone, as `solo=1`, once A's score is within R rows). Any of these searches takes
+//! alone, as `solo=1`, once A's score is within R rows; `now=U` adds U evaluation units, 16
+//! to a row, per row a root move brings its piece forward). Any of these searches takes
 //! `depth=D`, the deepest iteration (0: as deep as the time allows).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
@@ -90,6 +91,8 @@ struct BrsOptions {
     endgame: Option<i32>,
     /// The deepest iteration (`depth=D`; 0: as deep as the time allows).
     depth: Option<u32>,
+    /// Units a root move earns per row of progress now (`now=U`).
+    now: i32,
 }
 
 impl BrsOptions {
@@ -105,6 +108,7 @@ impl BrsOptions {
             next: 0,
             endgame: None,
             depth: None,
+            now: 0,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -132,6 +136,7 @@ impl BrsOptions {
                 "next" => o.next = value,
                 "endgame" => o.endgame = limit.map(|rows| rows as i32),
                 "depth" => o.depth = limit.map(|d| d as u32),
+                "now" => o.now = i32::try_from(value).map_err(|_| "bad now")?,
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -231,6 +236,7 @@ impl Engine {
                     .with_threats(o.threats)
                     .with_next_replies(o.next)
                     .with_endgame(o.endgame)
+                    .with_root_progress(o.now)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }

@@ -71,8 +71,9 @@ pub const MODEL_RIVAL_UNITS: u8 = 6;
 /// row for a row. Measured on the 6-player star at 200 ms a move (2026-12-02, seeds 11 and
 /// 12 of the arena, the same openings as the [`MODEL_RIVAL_SHARE`] line): first in 29 of
 /// 100 games against five paranoid searches, average place 2.73 (without it 25 of 100,
-/// 3.17); two rows for a row came first in 10 of 44 games (2.95). Against five greedy
-/// players first in 83 of 100 (81 of 100 without it).
+/// 3.17); two rows for a row came first in 10 of 44 games (2.95). On seeds 13 and 14 first
+/// in 19 of 100 (3.20); on 59 of those openings 13 against 9 without it (3.12 against 3.78).
+/// Against five greedy players first in 83 of 100 (81 of 100 without it).
 pub const MODEL_ROOT_PROGRESS: i32 = ROW;
 
 /// How many of the root unit's most forward moves the threats of [`Brs::with_threats`] protect.

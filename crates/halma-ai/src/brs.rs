@@ -277,7 +277,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// three own moves whose later moves need the opponents to play as predicted; searching
     /// opponents do not (the greedy model predicts about two thirds of a paranoid seat's
     /// moves), and they close the ladders of the seat that looks like the leader. Among five
-    /// paranoid searches level 10 without it had, at ply 100, 7.5 rows more to go than the
+    /// paranoid searches level 10 without it had, at ply 100, 5.5 rows more to go than the
     /// median paranoid seat (24 games capped at 100 plies), where a one-ply greedy player in
     /// its seat had 2.7 rows less: its first moves set up jumps that the others then took
     /// away. With one row for a row it kept level with the median seat. 0 (off) by default;

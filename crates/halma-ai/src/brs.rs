@@ -55,12 +55,18 @@ pub const MODEL_OWN_LIMIT: usize = 10;
 
 /// The share of the best rival's score (percent) that level 10's opponent-model search sets
 /// against the root unit's own with [`MODEL_RIVAL_UNITS`] units or more (with fewer, all of
-/// it). With five opponents, a move that costs one of them helps the other four, and
-/// searching opponents (paranoid or Best-Reply) spend their moves on the leader. Measured on
-/// the 6-player star at 200 ms a move (2026-12-02, see [`Brs::with_rival_share`]): first in
-/// 25 of 100 games against five paranoid searches (average place 3.17; with the whole rival's
-/// score 15 of 100, 3.46), and in 81 of 100 against five greedy players (79 of 100).
-pub const MODEL_RIVAL_SHARE: i32 = 50;
+/// it): none, its own race alone (rivals that finish still cost a place). With five
+/// opponents, a move that costs one of them helps the other four, and searching opponents
+/// (paranoid or Best-Reply) spend their moves on the leader. Measured on the 6-player star at
+/// 200 ms a move with [`MODEL_ROOT_PROGRESS`] (2026-12-03, arena
+/// `brs:model=2,own=10,rivals=P,now=16`): against five paranoid searches none came first in
+/// 28 of 100 games on seeds 13 and 14 (average place 2.75), where half came first in 19 of
+/// 100 (3.20), and in 30 of 100 on seeds 11 and 12 (2.92), where half came first in 29 of 100 (2.73);
+/// against five greedy players in 63 of 100 (seeds 1 and 2), where half came first in 83 of
+/// 100 (seed 1). Without the root move's progress (2026-12-02, see
+/// [`Brs::with_rival_share`]) half came first in 25 of 100 against the paranoid searches and
+/// in 81 of 100 against greedy players, the whole in 15 and 79.
+pub const MODEL_RIVAL_SHARE: i32 = 0;
 
 /// From how many units on level 10 uses [`MODEL_RIVAL_SHARE`] and [`MODEL_ROOT_PROGRESS`]:
 /// the six of the 6-player star.
@@ -68,8 +74,8 @@ pub const MODEL_RIVAL_UNITS: u8 = 6;
 
 /// What level 10's opponent-model search adds to a root move per row it brings its piece
 /// forward now ([`Brs::with_root_progress`]), with [`MODEL_RIVAL_UNITS`] units or more: one
-/// row for a row. Measured on the 6-player star at 200 ms a move (2026-12-02, seeds 11 and
-/// 12 of the arena, the same openings as the [`MODEL_RIVAL_SHARE`] line): first in 29 of
+/// row for a row. Measured on the 6-player star at 200 ms a move with half the rival's score
+/// (2026-12-02, seeds 11 and 12 of the arena): first in 29 of
 /// 100 games against five paranoid searches, average place 2.73 (without it 25 of 100,
 /// 3.17); two rows for a row came first in 10 of 44 games (2.95). On seeds 13 and 14 first
 /// in 19 of 100 (3.20); on 59 of those openings 13 against 9 without it (3.12 against 3.78).

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
 use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW};
 use halma_ai::{
     suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
@@ -249,7 +250,7 @@ fn solo_and_rival_shares_match_reference_on_small_stars() {
 fn model_matches_reference_on_small_stars() {
     for v in small_stars() {
         for model in [ReplyModel::Progress, ReplyModel::Greedy, ReplyModel::Rival] {
-            check_model_against_reference(&v, model, (0, 0), 0, &[1, 3], 3, 0..40);
+            check_model_against_reference(&v, model, (0, 0), WHOLE, &[1, 3], 3, 0..40);
         }
     }
     // Deep enough for transpositions, where table entries decide nodes.
@@ -257,17 +258,37 @@ fn model_matches_reference_on_small_stars() {
         &small_stars()[0],
         ReplyModel::Greedy,
         (0, 0),
-        0,
+        WHOLE,
         &[5],
         2,
         0..40,
     );
     // The full board, crowded enough for one opponent's predicted move to change another's.
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
-    check_model_against_reference(&full, ReplyModel::Greedy, (0, 0), 0, &[1, 3], 4, 60..120);
-    // Level 10's bonus for a root move's progress at six players.
-    for v in small_stars().iter().chain([&full]) {
-        check_model_against_reference(v, ReplyModel::Greedy, (0, 0), ROW, &[1, 3], 3, 0..60);
+    check_model_against_reference(
+        &full,
+        ReplyModel::Greedy,
+        (0, 0),
+        WHOLE,
+        &[1, 3],
+        4,
+        60..120,
+    );
+    // The bonus for a root move's progress, with the whole rival's score and with level 10's
+    // scoring at six players.
+    let level10 = (MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS);
+    for scoring in [(FULL_RIVAL, ROW), level10] {
+        for v in small_stars().iter().chain([&full]) {
+            check_model_against_reference(
+                v,
+                ReplyModel::Greedy,
+                (0, 0),
+                scoring,
+                &[1, 3],
+                3,
+                0..60,
+            );
+        }
     }
 }
 
@@ -313,15 +334,24 @@ fn root_progress_prefers_progress_now() {
 fn model_with_threats_matches_reference() {
     let mut changed = 0;
     for v in small_stars() {
-        changed += check_model_against_reference(&v, ReplyModel::Greedy, (2, 1), 0, &[3], 3, 0..40);
+        changed +=
+            check_model_against_reference(&v, ReplyModel::Greedy, (2, 1), WHOLE, &[3], 3, 0..40);
     }
     let first = &small_stars()[0];
-    changed += check_model_against_reference(first, ReplyModel::Greedy, (5, 0), 0, &[5], 2, 0..40);
+    changed +=
+        check_model_against_reference(first, ReplyModel::Greedy, (5, 0), WHOLE, &[5], 2, 0..40);
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
     for (threats, next) in [(1, 0), (5, 0), (0, 3), (5, 2)] {
         let found = (threats, next);
-        let checked =
-            check_model_against_reference(&full, ReplyModel::Greedy, found, 0, &[3], 4, 20..120);
+        let checked = check_model_against_reference(
+            &full,
+            ReplyModel::Greedy,
+            found,
+            WHOLE,
+            &[3],
+            4,
+            20..120,
+        );
         if next > 0 {
             assert!(
                 checked > 0,
@@ -354,14 +384,19 @@ fn small_stars() -> [Variant; 4] {
     ]
 }
 
+/// The scoring of the searches by default: the whole of the best rival's score and no bonus
+/// for a root move's progress.
+const WHOLE: (i32, i32) = (FULL_RIVAL, 0);
+
 /// Opponent modelling against the plain search on `positions` positions after a number of
-/// plies in `plies`, with `(threats, next replies)` in the first opponent layer; returns in
-/// how many searches they changed the value (always 0 without them).
+/// plies in `plies`, with `(threats, next replies)` in the first opponent layer and the
+/// scoring `(rival share, root progress)`; returns in how many searches the threats and
+/// next replies changed the value (always 0 without them).
 fn check_model_against_reference(
     v: &Variant,
     model: ReplyModel,
     (threats, next): (usize, usize),
-    root_progress: i32,
+    (rival_share, root_progress): (i32, i32),
     depths: &[u32],
     positions: usize,
     plies: std::ops::Range<u64>,
@@ -384,6 +419,7 @@ fn check_model_against_reference(
                         .with_reply_model(model)
                         .with_threats(threats)
                         .with_next_replies(next)
+                        .with_rival_share(rival_share)
                         .with_root_progress(root_progress)
                         .value(&pos, game, depth)
                         .0
@@ -396,11 +432,12 @@ fn check_model_against_reference(
                     .with_reply_model(model)
                     .with_threats(threats)
                     .with_next_replies(next)
+                    .with_rival_share(rival_share)
                     .with_root_progress(root_progress)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{model:?}, {threats} threats, {next} next, root progress {root_progress}, {} players, depth {depth}, plies {plies}, {} seen",
+                    "{model:?}, {threats} threats, {next} next, rivals {rival_share}%, root progress {root_progress}, {} players, depth {depth}, plies {plies}, {} seen",
                     v.players(),
                     game.len()
                 );

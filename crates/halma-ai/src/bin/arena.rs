@@ -29,7 +29,8 @@
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
 //! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--cap PLIES`,
-//! `--opening PLIES`, `--seed S`, `--verbose`, `--trace PLIES` (every seat's race distance
+//! `--opening PLIES`, `--seed S`, `--verbose` (every game: A's place and the plies at which
+//! the seats finished, A's marked), `--trace PLIES` (every seat's race distance
 //! every PLIES plies, A's marked), `--skip N` (start at the
 //! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
@@ -473,6 +474,8 @@ fn run() -> Result<(), String> {
         let mut rng = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)));
         let mut history = vec![game.position().hash()];
         let mut finished_seen = 0u8;
+        // The plies at which seats finished, in order, marked `A` for engine A's.
+        let mut finish_plies: Vec<String> = Vec::new();
         let mut moves = Vec::new();
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
@@ -538,6 +541,8 @@ fn run() -> Result<(), String> {
                 };
                 let side = usize::from(!of_a);
                 tally.finishes[side].push((game.record().len(), own, cells));
+                let mark = if of_a { "A" } else { "" };
+                finish_plies.push(format!("{mark}{}", game.record().len()));
             }
         }
         tally.plies += game.record().len() as u64;
@@ -585,9 +590,10 @@ fn run() -> Result<(), String> {
         };
         if args.verbose {
             eprintln!(
-                "game {g}: A seat {} plies {}: {line}",
+                "game {g}: A seat {} plies {}: {line}, finishes at {}",
                 a_seat.index(),
-                game.record().len()
+                game.record().len(),
+                finish_plies.join(" ")
             );
         }
     }

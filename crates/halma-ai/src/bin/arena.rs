@@ -41,6 +41,9 @@
 //! and for B's seats: the ply of each finish (earliest and median) and how many of the seat's
 //! own pieces stood in its goal then (finishes with the goal partly filled by other players'
 //! pieces are counted apart).
+//! Then each side's pace: over its seats that finished, the mean number of moves made when
+//! the race distance first fell to 80 and to 40 rows and when the seat finished, and how many
+//! of those moves brought no piece forward.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -375,6 +378,63 @@ struct Tally {
     /// Per side, per reply model (progress, greedy, rival): how many of its moves the model
     /// scores best (its prediction or a move as good; games of three or more units).
     predicted: [[u64; 3]; 2],
+    /// Per side: the pace of every seat that finished (see [`Pace`]).
+    paces: [Vec<Pace>; 2],
+}
+
+/// The race distances (sum of the pieces' potentials, in rows) at which [`Pace`] notes how
+/// many moves a seat has made: a seat's race starts near 130 rows on the star and ends at
+/// its goal's own distance.
+const PACE_MARKS: [i32; 2] = [80, 40];
+
+/// How one seat spent its moves: how many it had made when its race distance first fell to
+/// each of [`PACE_MARKS`] and when it finished, and how many of them brought no piece
+/// forward (waiting or backward moves).
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    marks: [Option<u32>; 2],
+    moves: u32,
+    waiting: u32,
+}
+
+impl Pace {
+    /// Notes one move of the seat and the race distance after it.
+    fn note(&mut self, progress: i32, distance: i32) {
+        self.moves += 1;
+        self.waiting += u32::from(progress <= 0);
+        for (mark, &at) in self.marks.iter_mut().zip(&PACE_MARKS) {
+            if mark.is_none() && distance <= at {
+                *mark = Some(self.moves);
+            }
+        }
+    }
+}
+
+/// One line on the paces of one side's finished seats: the mean moves to each mark and to
+/// the finish, and the mean waiting moves.
+fn pace_line(name: &str, paces: &[Pace]) -> String {
+    if paces.is_empty() {
+        return format!("{name}: no finishes");
+    }
+    let n = paces.len() as f64;
+    let mean = |f: &dyn Fn(&Pace) -> u32| f64::from(paces.iter().map(f).sum::<u32>()) / n;
+    let marks: Vec<String> = PACE_MARKS
+        .iter()
+        .enumerate()
+        .map(|(i, at)| {
+            format!(
+                "to {at} rows {:.2}",
+                mean(&|p| p.marks[i].unwrap_or(p.moves))
+            )
+        })
+        .collect();
+    format!(
+        "{name}: moves {}, to the finish {:.2} (waiting {:.2}), over {} finishes",
+        marks.join(", "),
+        mean(&|p| p.moves),
+        mean(&|p| p.waiting),
+        paces.len()
+    )
 }
 
 /// Seats that finished with the last move, as (seat, own pieces in its goals, goal cells).
@@ -477,6 +537,7 @@ fn run() -> Result<(), String> {
         // The plies at which seats finished, in order, marked `A` for engine A's.
         let mut finish_plies: Vec<String> = Vec::new();
         let mut moves = Vec::new();
+        let mut paces = vec![Pace::default(); players];
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
@@ -512,8 +573,14 @@ fn run() -> Result<(), String> {
             }
             let mv =
                 mv.ok_or_else(|| format!("game {g}: no move suggested for a seat that can move"))?;
+            let progress = eval.progress(&pos, mv);
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
+            let distance: i32 = variant
+                .armies_of(mover)
+                .map(|a| eval.army_distance(game.position(), a))
+                .sum();
+            paces[usize::from(mover.index())].note(progress, distance);
             history.push(game.position().hash());
             if args.trace > 0 && game.record().len().is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
@@ -541,6 +608,7 @@ fn run() -> Result<(), String> {
                 };
                 let side = usize::from(!of_a);
                 tally.finishes[side].push((game.record().len(), own, cells));
+                tally.paces[side].push(paces[usize::from(seat.index())]);
                 let mark = if of_a { "A" } else { "" };
                 finish_plies.push(format!("{mark}{}", game.record().len()));
             }
@@ -642,6 +710,8 @@ fn run() -> Result<(), String> {
     }
     println!("{}", finish_line("A finishes", &tally.finishes[0]));
     println!("{}", finish_line("B finishes", &tally.finishes[1]));
+    println!("{}", pace_line("A pace", &tally.paces[0]));
+    println!("{}", pace_line("B pace", &tally.paces[1]));
     Ok(())
 }
 

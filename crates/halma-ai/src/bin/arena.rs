@@ -392,7 +392,7 @@ const PACE_MARKS: [i32; 2] = [80, 40];
 /// forward (waiting or backward moves).
 #[derive(Clone, Copy, Debug, Default)]
 struct Pace {
-    marks: [Option<u32>; 2],
+    marks: [Option<u32>; PACE_MARKS.len()],
     moves: u32,
     waiting: u32,
 }
@@ -408,6 +408,14 @@ impl Pace {
             }
         }
     }
+}
+
+/// A seat's race distance: the sum of its pieces' potentials, in rows.
+fn seat_distance(variant: &Variant, eval: &RaceEvaluator, pos: &Position, seat: Seat) -> i32 {
+    variant
+        .armies_of(seat)
+        .map(|a| eval.army_distance(pos, a))
+        .sum()
 }
 
 /// One line on the paces of one side's finished seats: the mean moves to each mark and to
@@ -576,20 +584,14 @@ fn run() -> Result<(), String> {
             let progress = eval.progress(&pos, mv);
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
-            let distance: i32 = variant
-                .armies_of(mover)
-                .map(|a| eval.army_distance(game.position(), a))
-                .sum();
+            let distance = seat_distance(&variant, &eval, game.position(), mover);
             paces[usize::from(mover.index())].note(progress, distance);
             history.push(game.position().hash());
             if args.trace > 0 && game.record().len().is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
                     .seats()
                     .map(|s| {
-                        let d: i32 = variant
-                            .armies_of(s)
-                            .map(|a| eval.army_distance(game.position(), a))
-                            .sum();
+                        let d = seat_distance(&variant, &eval, game.position(), s);
                         let mark = if s == a_seat { "A" } else { "" };
                         format!("{mark}{d}")
                     })

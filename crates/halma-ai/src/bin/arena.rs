@@ -43,7 +43,10 @@
 //! pieces are counted apart).
 //! Then each side's pace: over its seats that finished, the mean number of moves made when
 //! the race distance first fell to 80 and to 40 rows and when the seat finished, and how many
-//! of those moves brought no piece forward.
+//! of those moves brought no piece forward. Last, each side's gated finishes: seats whose
+//! goals were full (every cell taken, some by other players' pieces that did not count yet
+//! under the anti-blocking rule's grace period) before they finished, and how many plies they
+//! waited so.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -394,20 +397,49 @@ const PACE_MARKS: [i32; 2] = [80, 40];
 struct Pace {
     marks: [Option<u32>; PACE_MARKS.len()],
     moves: u32,
-    waiting: u32,
+    /// Per stretch of the race (before the first mark, between marks, after the last).
+    waiting: [u32; PACE_MARKS.len() + 1],
+    /// The ply since which the seat's goals have been full while it still plays: a foreign
+    /// piece in them does not count yet (the anti-blocking rule's grace period).
+    full_since: Option<usize>,
+    /// When the seat finished with its goals full since an earlier ply: how many plies it
+    /// waited so.
+    gated: Option<usize>,
 }
 
 impl Pace {
     /// Notes one move of the seat and the race distance after it.
     fn note(&mut self, progress: i32, distance: i32) {
         self.moves += 1;
-        self.waiting += u32::from(progress <= 0);
+        let stretch = self.marks.iter().filter(|m| m.is_some()).count();
+        self.waiting[stretch] += u32::from(progress <= 0);
         for (mark, &at) in self.marks.iter_mut().zip(&PACE_MARKS) {
             if mark.is_none() && distance <= at {
                 *mark = Some(self.moves);
             }
         }
     }
+}
+
+/// Whether every goal cell of `seat`'s armies is taken, each goal holding at least one of
+/// the army's own pieces: all the anti-blocking rule asks but the grace period.
+fn goals_full(variant: &Variant, pos: &Position, seat: Seat) -> bool {
+    variant.armies_of(seat).all(|a| {
+        let goal = variant.armies()[a].goal;
+        (goal & !pos.occupied()).is_empty() && !(goal & pos.army(a)).is_empty()
+    })
+}
+
+/// One line on the finishes of one side that waited with full goals (see [`Pace::gated`]).
+fn gate_line(name: &str, paces: &[Pace]) -> String {
+    let waits: Vec<usize> = paces.iter().filter_map(|p| p.gated).collect();
+    let mean = waits.iter().sum::<usize>() as f64 / waits.len().max(1) as f64;
+    format!(
+        "{name}: {} of {} finishes waited with full goals, {mean:.1} plies on average (most {})",
+        waits.len(),
+        paces.len(),
+        waits.iter().max().unwrap_or(&0)
+    )
 }
 
 /// A seat's race distance: the sum of its pieces' potentials, in rows.
@@ -419,7 +451,7 @@ fn seat_distance(variant: &Variant, eval: &RaceEvaluator, pos: &Position, seat: 
 }
 
 /// One line on the paces of one side's finished seats: the mean moves to each mark and to
-/// the finish, and the mean waiting moves.
+/// the finish, and the mean waiting moves in each stretch between them.
 fn pace_line(name: &str, paces: &[Pace]) -> String {
     if paces.is_empty() {
         return format!("{name}: no finishes");
@@ -436,11 +468,15 @@ fn pace_line(name: &str, paces: &[Pace]) -> String {
             )
         })
         .collect();
+    let waiting: Vec<String> = (0..=PACE_MARKS.len())
+        .map(|i| format!("{:.2}", mean(&|p| p.waiting[i])))
+        .collect();
     format!(
-        "{name}: moves {}, to the finish {:.2} (waiting {:.2}), over {} finishes",
+        "{name}: moves {}, to the finish {:.2} (waiting {:.2}: {} by stretch), over {} finishes",
         marks.join(", "),
         mean(&|p| p.moves),
-        mean(&|p| p.waiting),
+        mean(&|p| p.waiting.iter().sum()),
+        waiting.join(" + "),
         paces.len()
     )
 }
@@ -587,6 +623,12 @@ fn run() -> Result<(), String> {
             let distance = seat_distance(&variant, &eval, game.position(), mover);
             paces[usize::from(mover.index())].note(progress, distance);
             history.push(game.position().hash());
+            let ply = game.record().len();
+            for s in variant.seats().filter(|&s| game.position().is_active(s)) {
+                let pace = &mut paces[usize::from(s.index())];
+                pace.full_since = goals_full(&variant, game.position(), s)
+                    .then(|| pace.full_since.unwrap_or(ply));
+            }
             if args.trace > 0 && game.record().len().is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
                     .seats()
@@ -610,7 +652,9 @@ fn run() -> Result<(), String> {
                 };
                 let side = usize::from(!of_a);
                 tally.finishes[side].push((game.record().len(), own, cells));
-                tally.paces[side].push(paces[usize::from(seat.index())]);
+                let pace = &mut paces[usize::from(seat.index())];
+                pace.gated = pace.full_since.map(|since| ply - since);
+                tally.paces[side].push(*pace);
                 let mark = if of_a { "A" } else { "" };
                 finish_plies.push(format!("{mark}{}", game.record().len()));
             }
@@ -714,6 +758,8 @@ fn run() -> Result<(), String> {
     println!("{}", finish_line("B finishes", &tally.finishes[1]));
     println!("{}", pace_line("A pace", &tally.paces[0]));
     println!("{}", pace_line("B pace", &tally.paces[1]));
+    println!("{}", gate_line("A gated", &tally.paces[0]));
+    println!("{}", gate_line("B gated", &tally.paces[1]));
     Ok(())
 }
 

@@ -185,6 +185,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_seat: Option<Seat>,
     /// Units a root move earns per row of its progress.
     root_progress: i32,
+    /// Units a root move that brings no piece forward costs.
+    root_waiting: i32,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -200,6 +202,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             next_replies: 0,
             root_seat: None,
             root_progress: 0,
+            root_waiting: 0,
         }
     }
 
@@ -208,6 +211,14 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     #[must_use]
     pub fn with_root_progress(mut self, units: i32) -> MultiReference<'a, E> {
         self.root_progress = units;
+        self
+    }
+
+    /// Sets what a root move that brings no piece forward costs, as
+    /// [`crate::Brs::with_root_waiting`] does.
+    #[must_use]
+    pub fn with_root_waiting(mut self, units: i32) -> MultiReference<'a, E> {
+        self.root_waiting = units;
         self
     }
 
@@ -388,7 +399,11 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         let mut children = self.layer_moves(pos, &seats, is_max);
         if ply == 0 {
             for (_, mv, w) in &mut children {
-                *w -= self.root_progress * self.plain.eval.progress(pos, *mv);
+                let progress = self.plain.eval.progress(pos, *mv);
+                *w -= self.root_progress * progress;
+                if progress <= 0 {
+                    *w += self.root_waiting;
+                }
             }
         }
         if children.is_empty() {

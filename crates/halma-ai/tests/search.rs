@@ -274,10 +274,10 @@ fn model_matches_reference_on_small_stars() {
         4,
         60..120,
     );
-    // The bonus for a root move's progress, with the whole rival's score and with level 10's
-    // scoring at six players.
-    let level10 = (MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS);
-    for scoring in [(FULL_RIVAL, ROW), level10] {
+    // The bonus for a root move's progress and the cost of a waiting root move (an option),
+    // with the whole rival's score and with level 10's scoring at six players.
+    let level10 = (MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS, 0);
+    for scoring in [(FULL_RIVAL, ROW, 0), (FULL_RIVAL, 0, 2 * ROW), level10] {
         for v in small_stars().iter().chain([&full]) {
             check_model_against_reference(
                 v,
@@ -290,6 +290,38 @@ fn model_matches_reference_on_small_stars() {
             );
         }
     }
+}
+
+/// A large enough cost for a root move that brings no piece forward makes the search play a
+/// forward move whenever there is one, which it does not always do without the cost.
+#[test]
+fn root_waiting_cost_prefers_a_forward_move() {
+    let v = variant(BoardKind::Star, 6, RuleOptions::default());
+    let eval = RaceEvaluator::new(&v);
+    let mut rng = SplitMix64::new(43);
+    let mut moves = Vec::new();
+    let mut waited = 0;
+    for _ in 0..32 {
+        let plies = 150 + rng.below(90) as usize;
+        let Some((pos, history)) = random_position(&v, plies, rng.next_u64()) else {
+            continue;
+        };
+        v.generate_moves(&pos, &mut moves);
+        if !moves.iter().any(|&m| eval.progress(&pos, m) > 0) {
+            continue;
+        }
+        let choose = |units| {
+            Brs::modelling(&v, &eval, 12)
+                .with_root_waiting(units)
+                .choose(&pos, &history, &Budget::depth(3))
+                .unwrap()
+                .mv
+        };
+        assert!(eval.progress(&pos, choose(100 * ROW)) > 0, "plies {plies}");
+        waited += usize::from(eval.progress(&pos, choose(0)) <= 0);
+    }
+    // Without the cost the search waits in one of these positions (fixed seeds and depth).
+    assert!(waited > 0, "the search never waited anyway");
 }
 
 /// A large enough bonus for the root move's progress makes the search play a move that
@@ -384,9 +416,9 @@ fn small_stars() -> [Variant; 4] {
     ]
 }
 
-/// The scoring of the searches by default: the whole of the best rival's score and no bonus
-/// for a root move's progress.
-const WHOLE: (i32, i32) = (FULL_RIVAL, 0);
+/// The scoring of the searches by default: the whole of the best rival's score, no bonus for
+/// a root move's progress and no cost for a waiting root move.
+const WHOLE: (i32, i32, i32) = (FULL_RIVAL, 0, 0);
 
 /// Opponent modelling against the plain search on `positions` positions after a number of
 /// plies in `plies`, with `(threats, next replies)` in the first opponent layer and the
@@ -396,7 +428,7 @@ fn check_model_against_reference(
     v: &Variant,
     model: ReplyModel,
     (threats, next): (usize, usize),
-    (rival_share, root_progress): (i32, i32),
+    (rival_share, root_progress, root_waiting): (i32, i32, i32),
     depths: &[u32],
     positions: usize,
     plies: std::ops::Range<u64>,
@@ -421,6 +453,7 @@ fn check_model_against_reference(
                         .with_next_replies(next)
                         .with_rival_share(rival_share)
                         .with_root_progress(root_progress)
+                        .with_root_waiting(root_waiting)
                         .value(&pos, game, depth)
                         .0
                 };
@@ -434,10 +467,11 @@ fn check_model_against_reference(
                     .with_next_replies(next)
                     .with_rival_share(rival_share)
                     .with_root_progress(root_progress)
+                    .with_root_waiting(root_waiting)
                     .choose(&pos, game, &Budget::depth(depth))
                     .unwrap();
                 let context = format!(
-                    "{model:?}, {threats} threats, {next} next, rivals {rival_share}%, root progress {root_progress}, {} players, depth {depth}, plies {plies}, {} seen",
+                    "{model:?}, {threats} threats, {next} next, rivals {rival_share}%, root progress {root_progress}, root waiting {root_waiting}, {} players, depth {depth}, plies {plies}, {} seen",
                     v.players(),
                     game.len()
                 );

@@ -100,6 +100,8 @@ struct BrsOptions {
     depth: Option<u32>,
     /// Units a root move earns per row of progress now (`now=U`).
     now: i32,
+    /// Units a waiting root move costs (`wait=U`).
+    wait: i32,
 }
 
 impl BrsOptions {
@@ -116,6 +118,7 @@ impl BrsOptions {
             endgame: None,
             depth: None,
             now: 0,
+            wait: 0,
         };
         for item in text.split(',').filter(|i| !i.is_empty()) {
             let (name, value) = item
@@ -144,6 +147,7 @@ impl BrsOptions {
                 "endgame" => o.endgame = limit.map(|rows| rows as i32),
                 "depth" => o.depth = limit.map(|d| d as u32),
                 "now" => o.now = i32::try_from(value).map_err(|_| "bad now")?,
+                "wait" => o.wait = i32::try_from(value).map_err(|_| "bad wait")?,
                 "rivals" => o.rivals = i32::try_from(value).map_err(|_| "bad rivals")?,
                 _ => return Err(format!("unknown brs option '{name}'")),
             }
@@ -244,6 +248,7 @@ impl Engine {
                     .with_next_replies(o.next)
                     .with_endgame(o.endgame)
                     .with_root_progress(o.now)
+                    .with_root_waiting(o.wait)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }

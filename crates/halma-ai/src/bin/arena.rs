@@ -19,7 +19,8 @@
 //! root; `threats=N` tries up to N opponent moves that break A's ladders in the first
 //! opponent layer, `next=N` N more replies of the next opponent there; `endgame=R` plans
 //! alone, as `solo=1`, once A's score is within R rows; `now=U` adds U evaluation units, 16
-//! to a row, per row a root move brings its piece forward). Any of these searches takes
+//! to a row, per row a root move brings its piece forward; `wait=U` charges U units to a root
+//! move that brings no piece forward). Any of these searches takes
 //! `depth=D`, the deepest iteration (0: as deep as the time allows).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every

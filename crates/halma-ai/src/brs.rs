@@ -64,7 +64,8 @@ pub const MODEL_OWN_LIMIT: usize = 10;
 /// 100 (3.20), and in 30 of 100 on seeds 11 and 12 (2.92), where half came first in 29 of
 /// 100 (2.73); against five greedy players in 63 of 100 (seeds 1 and 2), where half came
 /// first in 83 of 100 (seed 1). On more openings (seeds 15 to 18) none came first in 54 of 200 against the
-/// paranoid searches, 112 of 400 in all (28 %), and in 61 of 100 against greedy players
+/// paranoid searches, 112 of 400 in all (28 %; 158 of 600 with seeds 19 to 22), and in 61 of
+/// 100 against greedy players
 /// (seeds 3 and 4). Without the root move's progress (2026-12-02, see
 /// [`Brs::with_rival_share`]) half came first in 25 of 100 against the paranoid searches and
 /// in 81 of 100 against greedy players, the whole in 15 and 79.

@@ -292,34 +292,60 @@ fn model_matches_reference_on_small_stars() {
     }
 }
 
-/// A large enough cost for a root move that brings no piece forward makes the search play a
-/// forward move whenever there is one, which it does not always do without the cost.
-#[test]
-fn root_waiting_cost_prefers_a_forward_move() {
+/// Level 10's search (depth 3, 6-player star) on up to `count` positions after a number of
+/// plies drawn from `plies`, with the root options that `units` gives for `large` and for 0
+/// (units a row of the root move's progress earns, units a waiting root move costs): `check`
+/// gets the position's moves, the evaluator, the position and the two chosen moves.
+fn root_option_choices(
+    seed: u64,
+    count: usize,
+    plies: std::ops::Range<u64>,
+    units: fn(i32) -> (i32, i32),
+    large: i32,
+    mut check: impl FnMut(&[Move], &RaceEvaluator, &Position, Move, Move),
+) {
     let v = variant(BoardKind::Star, 6, RuleOptions::default());
     let eval = RaceEvaluator::new(&v);
-    let mut rng = SplitMix64::new(43);
+    let mut rng = SplitMix64::new(seed);
     let mut moves = Vec::new();
-    let mut waited = 0;
-    for _ in 0..32 {
-        let plies = 150 + rng.below(90) as usize;
-        let Some((pos, history)) = random_position(&v, plies, rng.next_u64()) else {
+    for _ in 0..count {
+        let at = plies.start + rng.below(plies.end - plies.start);
+        let Some((pos, history)) = random_position(&v, at as usize, rng.next_u64()) else {
             continue;
         };
         v.generate_moves(&pos, &mut moves);
-        if !moves.iter().any(|&m| eval.progress(&pos, m) > 0) {
-            continue;
-        }
-        let choose = |units| {
+        let choose = |n| {
+            let (progress, waiting) = units(n);
             Brs::modelling(&v, &eval, 12)
-                .with_root_waiting(units)
+                .with_root_progress(progress)
+                .with_root_waiting(waiting)
                 .choose(&pos, &history, &Budget::depth(3))
                 .unwrap()
                 .mv
         };
-        assert!(eval.progress(&pos, choose(100 * ROW)) > 0, "plies {plies}");
-        waited += usize::from(eval.progress(&pos, choose(0)) <= 0);
+        check(&moves, &eval, &pos, choose(large), choose(0));
     }
+}
+
+/// A large enough cost for a root move that brings no piece forward makes the search play a
+/// forward move whenever there is one, which it does not always do without the cost.
+#[test]
+fn root_waiting_cost_prefers_a_forward_move() {
+    let mut waited = 0;
+    let waiting: fn(i32) -> (i32, i32) = |units| (MODEL_ROOT_PROGRESS, units);
+    root_option_choices(
+        43,
+        32,
+        150..240,
+        waiting,
+        100 * ROW,
+        |moves, eval, pos, large, none| {
+            if moves.iter().any(|&m| eval.progress(pos, m) > 0) {
+                assert!(eval.progress(pos, large) > 0);
+                waited += usize::from(eval.progress(pos, none) <= 0);
+            }
+        },
+    );
     // Without the cost the search waits in one of these positions (fixed seeds and depth).
     assert!(waited > 0, "the search never waited anyway");
 }
@@ -328,32 +354,20 @@ fn root_waiting_cost_prefers_a_forward_move() {
 /// brings its piece the most rows forward, which it does not always do without the bonus.
 #[test]
 fn root_progress_prefers_progress_now() {
-    let v = variant(BoardKind::Star, 6, RuleOptions::default());
-    let eval = RaceEvaluator::new(&v);
-    let mut rng = SplitMix64::new(41);
-    let mut moves = Vec::new();
     let mut behind = 0;
-    for _ in 0..12 {
-        let plies = 10 + rng.below(80) as usize;
-        let Some((pos, history)) = random_position(&v, plies, rng.next_u64()) else {
-            continue;
-        };
-        v.generate_moves(&pos, &mut moves);
-        let most = moves.iter().map(|&m| eval.progress(&pos, m)).max().unwrap();
-        let choose = |units| {
-            Brs::modelling(&v, &eval, 12)
-                .with_root_progress(units)
-                .choose(&pos, &history, &Budget::depth(3))
-                .unwrap()
-                .mv
-        };
-        assert_eq!(
-            eval.progress(&pos, choose(100 * ROW)),
-            most,
-            "plies {plies}"
-        );
-        behind += usize::from(eval.progress(&pos, choose(0)) < most);
-    }
+    let progress: fn(i32) -> (i32, i32) = |units| (units, 0);
+    root_option_choices(
+        41,
+        12,
+        10..90,
+        progress,
+        100 * ROW,
+        |moves, eval, pos, large, none| {
+            let most = moves.iter().map(|&m| eval.progress(pos, m)).max().unwrap();
+            assert_eq!(eval.progress(pos, large), most);
+            behind += usize::from(eval.progress(pos, none) < most);
+        },
+    );
     assert!(
         behind > 0,
         "the search always took the most progress anyway"

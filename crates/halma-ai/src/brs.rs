@@ -310,9 +310,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// `brs:model=2,own=10,rivals=0,now=16,wait=32`, 2026-12-03): two rows cut its waiting
     /// moves from about 2 a game to 1.1 and it finished 1.2 moves before the paranoid seats
     /// (39.4 moves against 40.6, seeds 19 and 20, games 0 to 24; level 10 0.6 moves before
-    /// them on seed 19), but it
-    /// came first in 13 of those 50 games, where level 10 came first in 12, and in 6 of 48
-    /// on seeds 11 and 12 (stopped), where level 10 came first in 30 of 100.
+    /// them on seed 19), but it came first in 13 of those 50 games, where level 10 came first
+    /// in 12, and in 6 of 48 on seeds 11 and 12 (stopped), where level 10 came first in 30 of
+    /// 100.
     #[must_use]
     pub fn with_root_waiting(mut self, units: i32) -> Brs<'a, E> {
         self.root_waiting = units;

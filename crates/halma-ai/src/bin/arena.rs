@@ -635,7 +635,7 @@ fn run() -> Result<(), String> {
                 pace.full_since = goals_full(&variant, game.position(), s)
                     .then(|| pace.full_since.unwrap_or(ply));
             }
-            if args.trace > 0 && game.record().len().is_multiple_of(args.trace) {
+            if args.trace > 0 && ply.is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
                     .seats()
                     .map(|s| {
@@ -644,11 +644,7 @@ fn run() -> Result<(), String> {
                         format!("{mark}{d}")
                     })
                     .collect();
-                eprintln!(
-                    "ply {}: distances {}",
-                    game.record().len(),
-                    distances.join(" ")
-                );
+                eprintln!("ply {ply}: distances {}", distances.join(" "));
             }
             for (seat, own, cells) in new_finishes(&variant, game.position(), &mut finished_seen) {
                 let of_a = if args.a_team {
@@ -657,12 +653,12 @@ fn run() -> Result<(), String> {
                     seat == a_seat
                 };
                 let side = usize::from(!of_a);
-                tally.finishes[side].push((game.record().len(), own, cells));
+                tally.finishes[side].push((ply, own, cells));
                 let pace = &mut paces[usize::from(seat.index())];
                 pace.gated = pace.full_since.map(|since| ply - since);
                 tally.paces[side].push(*pace);
                 let mark = if of_a { "A" } else { "" };
-                finish_plies.push(format!("{mark}{}", game.record().len()));
+                finish_plies.push(format!("{mark}{ply}"));
             }
         }
         tally.plies += game.record().len() as u64;

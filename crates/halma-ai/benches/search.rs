@@ -24,6 +24,7 @@ fn search(c: &mut Criterion) {
             Kind::Pvs => "pvs",
             Kind::Brs => "brs",
             Kind::Model => "model",
+            Kind::Mcts => "mcts",
         });
         group.sample_size(10);
         group.throughput(Throughput::Elements(nodes));

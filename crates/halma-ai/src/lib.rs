@@ -25,6 +25,7 @@ pub mod brs;
 pub mod eval;
 pub mod greedy;
 mod level;
+pub mod mcts;
 mod mistakes;
 pub mod pvs;
 pub mod reference;
@@ -38,6 +39,7 @@ pub use greedy::Greedy;
 pub use level::{
     suggest, suggest_lines, suggest_lines_with, suggest_with, SearchLimits, Suggestion, MAX_LEVEL,
 };
+pub use mcts::{Mcts, MctsOptions};
 pub use pvs::{Pvs, PvsOptions};
 pub use reference::{MultiReference, Reference};
 pub use search::{Budget, ExcludeRootMoves, SearchResult, Strategy};

@@ -3,7 +3,8 @@
 //! counts (callgrind) and the before/after result check are taken from.
 
 use halma_ai::{
-    Brs, Budget, Greedy, MultiMode, Pvs, PvsOptions, RaceEvaluator, SearchResult, Strategy,
+    Brs, Budget, Greedy, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions, RaceEvaluator,
+    SearchResult, Strategy,
 };
 use halma_rules::{BoardKind, GameSetup, Position, RuleOptions, Variant};
 
@@ -16,6 +17,8 @@ pub enum Kind {
     Brs,
     /// Level 10's opponent-model search for three or more units ([`Brs::modelling`]).
     Model,
+    /// Monte Carlo tree search with max^n backups; its depth counts thousands of iterations.
+    Mcts,
 }
 
 /// One benchmark: a name, the board and player count, the search and its fixed depth.
@@ -34,7 +37,7 @@ pub struct Search {
 }
 
 /// Every search of the benchmark.
-pub const SEARCHES: [Search; 7] = [
+pub const SEARCHES: [Search; 8] = [
     Search {
         name: "star2_depth4",
         board: BoardKind::Star,
@@ -83,6 +86,13 @@ pub const SEARCHES: [Search; 7] = [
         players: 4,
         kind: Kind::Model,
         depth: 5,
+    },
+    Search {
+        name: "star6_mcts_2k",
+        board: BoardKind::Star,
+        players: 6,
+        kind: Kind::Mcts,
+        depth: 2,
     },
 ];
 
@@ -139,6 +149,9 @@ impl Search {
                 Brs::new(variant, eval, MultiMode::BestReply, 18).choose(pos, &[], &budget)
             }
             Kind::Model => Brs::modelling(variant, eval, 18).choose(pos, &[], &budget),
+            Kind::Mcts => {
+                Mcts::new(variant, eval, MctsOptions::default(), 7).choose(pos, &[], &budget)
+            }
         }
     }
 }

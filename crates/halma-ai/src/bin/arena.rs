@@ -22,6 +22,12 @@
 //! to a row, per row a root move brings its piece forward; `wait=U` charges U units to a root
 //! move that brings no piece forward). Any of these searches takes
 //! `depth=D`, the deepest iteration (0: as deep as the time allows).
+//! `mcts:c=20,h=18,eps=50,bias=10,finish=20,now=10,wait=1,widen=10,lead=20` is Monte Carlo tree
+//! search with max^n backups (three or more sides; the values shown are its defaults, see
+//! `halma_ai::MctsOptions`: the exploration constant, the bias, `now` and `widen` and `lead` in
+//! tenths of a row, the horizon in plies, the random playout moves per mille, the finishing
+//! bonus in rows, `wait=0` or `1`); `switch=R` lets level 10 play once the seat's race
+//! distance is at most R rows.
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -56,8 +62,8 @@ use std::time::{Duration, Instant};
 use halma_ai::brs::model_agrees;
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::{
-    suggest_with, Brs, Budget, MultiMode, Pvs, PvsOptions, RaceEvaluator, ReplyModel, SearchLimits,
-    Sides, Strategy,
+    suggest_with, Brs, Budget, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions, RaceEvaluator,
+    ReplyModel, SearchLimits, Sides, Strategy,
 };
 use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
@@ -77,6 +83,38 @@ enum Engine {
     Plain,
     /// Level 10's Best-Reply Search with other options (three or more sides).
     Brs(BrsOptions),
+    /// Monte Carlo tree search with max^n backups (three or more sides), and the race
+    /// distance (rows) from which on level 10 plays instead (0: never).
+    Mcts(MctsOptions, i32),
+}
+
+/// Options of a Monte Carlo engine over the defaults (see the module documentation), and the
+/// race distance from which on level 10 plays (`switch`, 0: never).
+fn parse_mcts(text: &str) -> Result<(MctsOptions, i32), String> {
+    let mut o = MctsOptions::default();
+    let mut switch = 0;
+    for item in text.split(',').filter(|i| !i.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("mcts option '{item}' is not name=value"))?;
+        let value: u32 = value
+            .parse()
+            .map_err(|_| format!("mcts option '{item}' has no whole number"))?;
+        match name {
+            "c" => o.exploration = value,
+            "h" => o.horizon = value,
+            "eps" => o.epsilon = value.min(1000),
+            "bias" => o.bias = value,
+            "finish" => o.finish = value,
+            "now" => o.now = value,
+            "wait" => o.waiting = value != 0,
+            "widen" => o.widen = value,
+            "lead" => o.lead = value,
+            "switch" => switch = i32::try_from(value).map_err(|_| "bad switch")?,
+            _ => return Err(format!("unknown mcts option '{name}'")),
+        }
+    }
+    Ok((o, switch))
 }
 
 /// Options of a Best-Reply Search engine: `brs:reply=6,own=12,rivals=100` (0 limits: all).
@@ -168,6 +206,9 @@ impl Engine {
         if text == "plain" {
             return Ok(Engine::Plain);
         }
+        if let Some(o) = text.strip_prefix("mcts:") {
+            return parse_mcts(o).map(|(o, switch)| Engine::Mcts(o, switch));
+        }
         if let Some(o) = text.strip_prefix("brs:") {
             return BrsOptions::parse(o).map(Engine::Brs);
         }
@@ -183,7 +224,7 @@ impl Engine {
             return Ok(Engine::Depth(n.max(1)));
         }
         Err(format!(
-            "unknown engine '{text}' (levelN, greedy, depthN, paranoid, plain)"
+            "unknown engine '{text}' (levelN, greedy, depthN, paranoid, plain, brs:..., mcts:...)"
         ))
     }
 
@@ -250,6 +291,17 @@ impl Engine {
                     .with_endgame(o.endgame)
                     .with_root_progress(o.now)
                     .with_root_waiting(o.wait)
+                    .choose(pos, history, &budget)
+                    .map(|r| r.mv)
+            }
+            Engine::Mcts(_, switch)
+                if seat_distance(variant, eval, pos, pos.to_move()) <= switch =>
+            {
+                Engine::Level(10).choose(variant, eval, pos, history, ms, seed)
+            }
+            Engine::Mcts(o, _) => {
+                let budget = Budget::timed(Duration::from_millis(ms), 64);
+                Mcts::new(variant, eval, o, seed)
                     .choose(pos, history, &budget)
                     .map(|r| r.mv)
             }

@@ -512,17 +512,34 @@ mod tests {
         out
     }
 
+    /// Exact settings for the tests: no random playout moves, no bias, the plain rewards.
+    fn exact(horizon: u32) -> MctsOptions {
+        MctsOptions {
+            horizon,
+            epsilon: 0,
+            bias: 0,
+            ..MctsOptions::PLAIN
+        }
+    }
+
+    /// What a unit's reward after `mv` in `pos` rests on: its score, with the finishing bonus.
+    fn score_after(v: &Variant, eval: &RaceEvaluator, pos: &Position, mv: Move, unit: u8) -> i32 {
+        let sides = Sides::new(v);
+        let mut next = *pos;
+        v.play_unchecked(&mut next, mv);
+        let mut score = unit_score(eval, &sides, &next, unit);
+        if sides.finished(&next, unit) {
+            score += MctsOptions::PLAIN.finish as i32 * ROW;
+        }
+        score
+    }
+
     /// With the horizon one ply from the root, no random playout moves and no bias, every
     /// root move's reward is the root unit's gain after it: the most visited move must be
     /// one of the best by that gain (a plain one-ply search over the same reward).
     #[test]
     fn one_ply_horizon_plays_the_best_gain() {
-        let options = MctsOptions {
-            horizon: 1,
-            epsilon: 0,
-            bias: 0,
-            ..MctsOptions::PLAIN
-        };
+        let options = exact(1);
         let mut checked = 0;
         for (board, players) in [
             (BoardKind::Star, 3),
@@ -535,15 +552,7 @@ mod tests {
             let mut moves = Vec::new();
             for pos in positions(&v, 5, 6, 9) {
                 let unit = sides.unit(pos.to_move());
-                let gain = |mv: Move| {
-                    let mut next = pos;
-                    v.play_unchecked(&mut next, mv);
-                    let mut g = unit_score(&eval, &sides, &next, unit);
-                    if sides.finished(&next, unit) {
-                        g += options.finish as i32 * ROW;
-                    }
-                    g
-                };
+                let gain = |mv: Move| score_after(&v, &eval, &pos, mv, unit);
                 v.generate_moves(&pos, &mut moves);
                 let best = moves.iter().map(|&mv| gain(mv)).max().unwrap();
                 let r = Mcts::new(&v, &eval, options, 3)
@@ -628,12 +637,7 @@ mod tests {
     /// the worst for the root unit's).
     #[test]
     fn replies_maximise_their_own_reward() {
-        let options = MctsOptions {
-            horizon: 2,
-            epsilon: 0,
-            bias: 0,
-            ..MctsOptions::PLAIN
-        };
+        let options = exact(2);
         let mut checked = 0;
         for players in [3, 4, 6] {
             let v = Variant::new(&GameSetup {
@@ -656,15 +660,7 @@ mod tests {
                     continue;
                 };
                 let unit = node.unit;
-                let gain = |mv: Move| {
-                    let mut next = node.pos;
-                    v.play_unchecked(&mut next, mv);
-                    let mut g = unit_score(&eval, &sides, &next, unit);
-                    if sides.finished(&next, unit) {
-                        g += options.finish as i32 * ROW;
-                    }
-                    g
-                };
+                let gain = |mv: Move| score_after(&v, &eval, &node.pos, mv, unit);
                 let edges = &mcts.edges[node.first_edge as usize..][..node.edges as usize];
                 let best = edges.iter().map(|e| gain(e.mv)).max().unwrap();
                 assert_eq!(gain(reply.mv), best, "{players} players: {:?}", reply.mv);

@@ -88,18 +88,32 @@ enum Engine {
     Mcts(MctsOptions, i32),
 }
 
+/// The `name=value` items of a comma-separated list, each value parsed as a number; `what`
+/// names an item in the errors ("brs option", "weight").
+fn name_values<'a, T: std::str::FromStr>(
+    text: &'a str,
+    what: &str,
+) -> Result<Vec<(&'a str, T)>, String> {
+    text.split(',')
+        .filter(|i| !i.is_empty())
+        .map(|item| {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{what} '{item}' is not name=value"))?;
+            let value = value
+                .parse()
+                .map_err(|_| format!("{what} '{item}' has no whole number"))?;
+            Ok((name, value))
+        })
+        .collect()
+}
+
 /// Options of a Monte Carlo engine over the defaults (see the module documentation), and the
 /// race distance from which on level 10 plays (`switch`, 0: never).
 fn parse_mcts(text: &str) -> Result<(MctsOptions, i32), String> {
     let mut o = MctsOptions::default();
     let mut switch = 0;
-    for item in text.split(',').filter(|i| !i.is_empty()) {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("mcts option '{item}' is not name=value"))?;
-        let value: u32 = value
-            .parse()
-            .map_err(|_| format!("mcts option '{item}' has no whole number"))?;
+    for (name, value) in name_values::<u32>(text, "mcts option")? {
         match name {
             "c" => o.exploration = value,
             "h" => o.horizon = value,
@@ -159,13 +173,7 @@ impl BrsOptions {
             now: 0,
             wait: 0,
         };
-        for item in text.split(',').filter(|i| !i.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("brs option '{item}' is not name=value"))?;
-            let value: usize = value
-                .parse()
-                .map_err(|_| format!("brs option '{item}' has no integer value"))?;
+        for (name, value) in name_values::<usize>(text, "brs option")? {
             let limit = (value > 0).then_some(value);
             match name {
                 "reply" => o.reply = limit,
@@ -178,7 +186,7 @@ impl BrsOptions {
                         1 => Some(ReplyModel::Progress),
                         2 => Some(ReplyModel::Greedy),
                         3 => Some(ReplyModel::Rival),
-                        _ => return Err(format!("brs option '{item}': model is 0 to 3")),
+                        _ => return Err(format!("brs option 'model={value}': model is 0 to 3")),
                     }
                 }
                 "threats" => o.threats = value,
@@ -342,13 +350,7 @@ struct Args {
 /// Evaluation weights from `name=value,...` over the defaults.
 fn parse_weights(text: &str) -> Result<Weights, String> {
     let mut w = Weights::default();
-    for item in text.split(',').filter(|i| !i.is_empty()) {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("weight '{item}' is not name=value"))?;
-        let value: i32 = value
-            .parse()
-            .map_err(|_| format!("weight '{item}' has no integer value"))?;
+    for (name, value) in name_values::<i32>(text, "weight")? {
         match name {
             "row" => w.row = value,
             "straggler_slack" => w.straggler_slack = value,

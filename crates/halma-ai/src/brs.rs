@@ -178,6 +178,8 @@ pub struct Brs<'a, E: Evaluator> {
     endgame_rows: Option<i32>,
     /// The model's best moves of one seat (a buffer of `play_model_replies`).
     top: Vec<(i32, Move)>,
+    /// The model's gains of one seat's moves: buffers kept across calls.
+    gains: ModelScratch,
     /// Evaluation units a root move earns per row it brings its piece forward now
     /// ([`Brs::with_root_progress`]).
     root_progress: i32,
@@ -216,6 +218,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             threat_buf: Vec::new(),
             endgame_rows: None,
             top: Vec::new(),
+            gains: ModelScratch::default(),
             root_progress: 0,
             root_waiting: 0,
         }
@@ -687,9 +690,17 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             next_opponent = false;
             top.clear();
             let mut threat: Option<(i32, Move)> = None;
-            for &mv in &self.core.scratch {
-                let c = &self.core;
-                let gain = model_gain(c.variant, c.eval, &c.sides, self.model, &at, mv);
+            let c = &self.core;
+            let gains = model_gains(
+                c.variant,
+                c.eval,
+                &c.sides,
+                self.model,
+                &at,
+                &c.scratch,
+                &mut self.gains,
+            );
+            for (&mv, &gain) in self.core.scratch.iter().zip(gains) {
                 keep_best(&mut top, keep, gain, mv);
                 if threatening && breaks(critical, mv) && threat.is_none_or(|(b, _)| gain > b) {
                     threat = Some((gain, mv));
@@ -742,35 +753,51 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 }
 
-/// What `model` scores the move `mv` of the seat to move at `at` (see [`ReplyModel`]): the
-/// model predicts the first of the seat's moves with the highest gain.
-#[inline]
-pub fn model_gain<E: Evaluator>(
+/// The buffer of [`model_gains`]: the gains of one seat's moves.
+#[derive(Debug, Default)]
+pub struct ModelScratch {
+    gains: Vec<i32>,
+}
+
+/// What `model` scores each of `moves`, moves of the seat to move at `at` (see
+/// [`ReplyModel`]), in order: the model predicts the first of the seat's moves with the
+/// highest gain. The greedy model reads the seat's score after every move from
+/// [`Evaluator::seat_scores_after`], which the race evaluation updates by the move.
+pub fn model_gains<'s, E: Evaluator>(
     variant: &Variant,
     eval: &E,
     sides: &Sides,
     model: ReplyModel,
     at: &Position,
-    mv: Move,
-) -> i32 {
-    let gain = match model {
-        ReplyModel::Progress => ROW * eval.progress(at, mv),
-        model => {
-            let mut next = *at;
-            variant.play_unchecked(&mut next, mv);
-            let seat = at.to_move();
-            if model == ReplyModel::Greedy {
-                eval.seat_score(&next, seat)
-            } else {
-                relative_score(eval, sides, &next, sides.unit(seat))
-            }
+    moves: &[Move],
+    scratch: &'s mut ModelScratch,
+) -> &'s [i32] {
+    let gains = &mut scratch.gains;
+    match model {
+        ReplyModel::Progress => {
+            gains.clear();
+            gains.extend(moves.iter().map(|&mv| ROW * eval.progress(at, mv)));
         }
-    };
-    gain - eval.waiting_cost(at, mv)
+        ReplyModel::Greedy => eval.seat_scores_after(variant, at, moves, gains),
+        ReplyModel::Rival => {
+            let unit = sides.unit(at.to_move());
+            gains.clear();
+            gains.extend(moves.iter().map(|&mv| {
+                let mut next = *at;
+                variant.play_unchecked(&mut next, mv);
+                relative_score(eval, sides, &next, unit)
+            }));
+        }
+    }
+    for (gain, &mv) in gains.iter_mut().zip(moves) {
+        *gain -= eval.waiting_cost(at, mv);
+    }
+    gains
 }
 
 /// Whether `mv` is one of the moves `model` scores best for the seat to move at `pos` (its
-/// predicted move or one that ties with it); `moves` is a move buffer.
+/// predicted move or one that ties with it); `moves` and `scratch` are buffers.
+#[allow(clippy::too_many_arguments)] // the model's inputs and two buffers
 pub fn model_agrees<E: Evaluator>(
     variant: &Variant,
     eval: &E,
@@ -779,13 +806,13 @@ pub fn model_agrees<E: Evaluator>(
     pos: &Position,
     mv: Move,
     moves: &mut Vec<Move>,
+    scratch: &mut ModelScratch,
 ) -> bool {
     variant.generate_moves(pos, moves);
-    let best = moves
-        .iter()
-        .map(|&m| model_gain(variant, eval, sides, model, pos, m))
-        .max();
-    best.is_some() && best == Some(model_gain(variant, eval, sides, model, pos, mv))
+    let gains = model_gains(variant, eval, sides, model, pos, moves, scratch);
+    let best = gains.iter().copied().max();
+    let own = moves.iter().zip(gains).find(|(m, _)| **m == mv);
+    best.is_some() && own.map(|(_, g)| *g) == best
 }
 
 /// Keeps in `top` the `keep` highest-scored items seen so far, highest first, the first seen

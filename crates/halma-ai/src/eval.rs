@@ -18,6 +18,7 @@ use halma_rules::{Bitboard, Board, Move, Position, Seat, Variant, MAX_SEATS};
 
 use crate::sides::Sides;
 
+mod after;
 #[cfg(test)]
 mod plain;
 
@@ -54,6 +55,27 @@ pub trait Evaluator {
         } else {
             0
         }
+    }
+
+    /// The score of the seat to move at `pos` after each of `moves` (moves of that seat), in
+    /// order, into `out`: the [`Evaluator::seat_score`] of the position each move leads to.
+    /// The default plays every move; [`RaceEvaluator`] updates the seat's score by the move
+    /// instead (the greedy reply model of level 10's search scores every move of every
+    /// opponent this way).
+    fn seat_scores_after(
+        &self,
+        variant: &Variant,
+        pos: &Position,
+        moves: &[Move],
+        out: &mut Vec<i32>,
+    ) {
+        let seat = pos.to_move();
+        out.clear();
+        out.extend(moves.iter().map(|&mv| {
+            let mut next = *pos;
+            variant.play_unchecked(&mut next, mv);
+            self.seat_score(&next, seat)
+        }));
     }
 }
 
@@ -182,6 +204,9 @@ pub struct RaceEvaluator {
     /// The (over, landing) pairs of single jumps from each cell: `jumps[jump_start[c]..jump_start[c + 1]]`.
     jumps: Vec<(u8, u8)>,
     jump_start: Vec<u16>,
+    /// Per cell: the cells whose single jumps it takes part in (as the cell jumped over or
+    /// the landing), whose jump chances a piece arriving or leaving there changes.
+    touches: Vec<Bitboard>,
     leave_home: Option<u16>,
     anti_blocking: bool,
     /// Per cell: its neighbours.
@@ -267,6 +292,14 @@ impl RaceEvaluator {
             }
         }
         jump_start.push(jumps.len() as u16);
+        let mut touches = vec![Bitboard::EMPTY; n];
+        for c in 0..n {
+            for &(over, land) in &jumps[usize::from(jump_start[c])..usize::from(jump_start[c + 1])]
+            {
+                touches[usize::from(over)].set(c as u8);
+                touches[usize::from(land)].set(c as u8);
+            }
+        }
         RaceEvaluator {
             potential,
             target,
@@ -276,6 +309,7 @@ impl RaceEvaluator {
             armies_of,
             jumps,
             jump_start,
+            touches,
             leave_home: variant.options().leave_home_moves,
             anti_blocking: variant.options().anti_blocking,
             neighbors,
@@ -344,7 +378,6 @@ impl RaceEvaluator {
     /// ([`Board::jump_landings`]); the plain evaluation (`eval/plain.rs`) finds them from the
     /// board's (over, landing) pairs, and a test holds the two equal.
     fn army_score(&self, pos: &Position, army: usize) -> i32 {
-        let w = &self.weights;
         let pieces = pos.army(army);
         let goal = self.goals[army];
         let targets = self.free_targets(pos, army);
@@ -380,15 +413,30 @@ impl RaceEvaluator {
         }
         // Stragglers: rows behind the army's mean beyond the slack, kept exact (in units of
         // 1/count row) so that no rounding step rewards moving other pieces backwards.
-        let behind = |p: i32| (p * count - sum - w.straggler_slack * count).max(0);
         let lag: i32 = match racing.get(..racers) {
-            Some(racing) => racing.iter().map(|&p| behind(p)).sum(),
+            Some(racing) => racing.iter().map(|&p| self.behind(p, count, sum)).sum(),
             // More pieces than `RACING` (no setup has that many): read them all again.
             None => (pieces & !goal)
                 .iter()
-                .map(|c| behind(targets.potential(c)))
+                .map(|c| self.behind(targets.potential(c), count, sum))
                 .sum(),
         };
+        self.army_terms(count, sum, lag, jump_rows)
+    }
+
+    /// A straggler's lag: rows (in units of 1/count row) behind its army's mean beyond the
+    /// slack.
+    fn behind(&self, p: i32, count: i32, sum: i32) -> i32 {
+        (p * count - sum - self.weights.straggler_slack * count).max(0)
+    }
+
+    /// An army's score from its race distance, stragglers' lag and jump chances, as
+    /// `RaceEvaluator::army_score` sums them.
+    fn army_terms(&self, count: i32, sum: i32, lag: i32, jump_rows: i32) -> i32 {
+        if count == 0 {
+            return 0;
+        }
+        let w = &self.weights;
         -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
     }
 
@@ -403,6 +451,16 @@ impl RaceEvaluator {
 }
 
 impl Evaluator for RaceEvaluator {
+    fn seat_scores_after(
+        &self,
+        variant: &Variant,
+        pos: &Position,
+        moves: &[Move],
+        out: &mut Vec<i32>,
+    ) {
+        self.scores_after(variant, pos, moves, out);
+    }
+
     fn seat_score(&self, pos: &Position, seat: Seat) -> i32 {
         let mask = self.armies_of[usize::from(seat.index())];
         let mut score = 0;

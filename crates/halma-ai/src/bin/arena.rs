@@ -35,7 +35,7 @@
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
-//! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--cap PLIES`,
+//! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--a-ms M` (A's own time per move, a diagnostic), `--cap PLIES`,
 //! `--opening PLIES`, `--seed S`, `--verbose` (every game: A's place and the plies at which
 //! the seats finished, A's marked), `--trace PLIES` (every seat's race distance
 //! every PLIES plies, A's marked), `--skip N` (start at the
@@ -59,7 +59,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use halma_ai::brs::model_agrees;
+use halma_ai::brs::{model_agrees, ModelScratch};
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::{
     suggest_with, Brs, Budget, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions, RaceEvaluator,
@@ -335,6 +335,9 @@ struct Args {
     a: Engine,
     b: Engine,
     ms: u64,
+    /// Engine A's time per move where it differs from B's (`--a-ms`, a diagnostic of what
+    /// more time would buy; the goals compare at equal time).
+    a_ms: Option<u64>,
     cap: usize,
     opening: usize,
     seed: u64,
@@ -378,6 +381,7 @@ fn parse_args() -> Result<Args, String> {
         a: Engine::Level(10),
         b: Engine::Level(4),
         ms: 50,
+        a_ms: None,
         cap: 0,
         opening: 2,
         seed: 1,
@@ -408,6 +412,7 @@ fn parse_args() -> Result<Args, String> {
             "--a" => a.a = Engine::parse(&value()?)?,
             "--b" => a.b = Engine::parse(&value()?)?,
             "--ms" => a.ms = value()?.parse().map_err(|_| "bad --ms")?,
+            "--a-ms" => a.a_ms = Some(value()?.parse().map_err(|_| "bad --a-ms")?),
             "--cap" => a.cap = value()?.parse().map_err(|_| "bad --cap")?,
             "--opening" => a.opening = value()?.parse().map_err(|_| "bad --opening")?,
             "--seed" => a.seed = value()?.parse().map_err(|_| "bad --seed")?,
@@ -641,6 +646,7 @@ fn run() -> Result<(), String> {
         // The plies at which seats finished, in order, marked `A` for engine A's.
         let mut finish_plies: Vec<String> = Vec::new();
         let mut moves = Vec::new();
+        let mut gains = ModelScratch::default();
         let mut paces = vec![Pace::default(); players];
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
@@ -654,20 +660,21 @@ fn run() -> Result<(), String> {
             let mv = if game.record().len() < args.opening {
                 random_forward(&variant, &eval, &pos, &mut rng)
             } else {
-                let (engine, e) = if is_a {
-                    (args.a, &eval_a)
+                let (engine, e, ms) = if is_a {
+                    (args.a, &eval_a, args.a_ms.unwrap_or(args.ms))
                 } else {
-                    (args.b, &eval_b)
+                    (args.b, &eval_b, args.ms)
                 };
-                engine.choose(&variant, e, &pos, &history, args.ms, rng.next_u64())
+                engine.choose(&variant, e, &pos, &history, ms, rng.next_u64())
             };
             let took = t.elapsed();
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);
                 if let Some(mv) = mv.filter(|_| sides.units() > 2) {
                     for (i, model) in REPLY_MODELS.into_iter().enumerate() {
-                        let agrees =
-                            model_agrees(&variant, &eval, &sides, model, &pos, mv, &mut moves);
+                        let agrees = model_agrees(
+                            &variant, &eval, &sides, model, &pos, mv, &mut moves, &mut gains,
+                        );
                         tally.predicted[side][i] += u64::from(agrees);
                     }
                 }
@@ -770,13 +777,16 @@ fn run() -> Result<(), String> {
     let n = f64::from(args.games.max(1));
     let ms = |i: usize| tally.time[i].as_secs_f64() * 1000.0 / tally.moves[i].max(1) as f64;
     println!(
-        "board {} players {} games {}: A={:?} B={:?} --ms {} (cap {cap} plies, opening {} plies)",
+        "board {} players {} games {}: A={:?} B={:?} --ms {}{} (cap {cap} plies, opening {} plies)",
         args.board.name(),
         args.players,
         args.games,
         args.a,
         args.b,
         args.ms,
+        args.a_ms
+            .map(|m| format!(" --a-ms {m}"))
+            .unwrap_or_default(),
         args.opening
     );
     println!(

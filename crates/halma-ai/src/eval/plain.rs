@@ -181,7 +181,9 @@ mod tests {
 
     /// Seeded greedy games played to the end with the plain evaluation (the goals fill up, so
     /// the free-goal targets come into play) on every board: at every ply the evaluation of
-    /// every seat and the waiting cost of every legal move equal the plain computation's.
+    /// every seat, the waiting cost of every legal move and the mover's score after every
+    /// legal move ([`Evaluator::seat_scores_after`], updated by the move) equal the plain
+    /// computation's.
     #[test]
     fn the_evaluation_equals_the_plain_one() {
         let o = RuleOptions::default;
@@ -218,6 +220,16 @@ mod tests {
                 4,
                 RuleOptions {
                     anti_blocking: Some(false),
+                    ..o()
+                },
+            ),
+            (
+                // An early deadline, so that pieces still stand at home in its last ten moves.
+                BoardKind::Star,
+                3,
+                RuleOptions {
+                    leave_home: Some(true),
+                    leave_home_moves: Some(12),
                     ..o()
                 },
             ),
@@ -259,6 +271,7 @@ mod tests {
                 let mut greedy = Greedy::new(&variant, &plain, 8, (i * 7 + j) as u64);
                 let mut pos = Position::start(&variant, variant.seat(0).unwrap());
                 let mut moves = Vec::new();
+                let mut after = Vec::new();
                 for _ in 0..600 {
                     for seat in variant.seats() {
                         assert_eq!(
@@ -271,6 +284,17 @@ mod tests {
                         assert_eq!(
                             eval.waiting_cost(&pos, mv),
                             eval.plain_waiting_cost(&pos, mv)
+                        );
+                    }
+                    eval.seat_scores_after(&variant, &pos, &moves, &mut after);
+                    assert_eq!(after.len(), moves.len());
+                    for (&mv, &score) in moves.iter().zip(&after) {
+                        let mut next = pos;
+                        variant.play_unchecked(&mut next, mv);
+                        assert_eq!(
+                            score,
+                            eval.plain_seat_score(&next, pos.to_move()),
+                            "{mv:?} after {pos:?}"
                         );
                     }
                     checked += 1;

@@ -761,8 +761,8 @@ pub struct ModelScratch {
 
 /// What `model` scores each of `moves`, moves of the seat to move at `at` (see
 /// [`ReplyModel`]), in order: the model predicts the first of the seat's moves with the
-/// highest gain. The greedy model reads the seat's score after every move from
-/// [`Evaluator::seat_scores_after`], which the race evaluation updates by the move.
+/// highest gain. The greedy model's gains come from [`Evaluator::greedy_gains`], which the
+/// race evaluation updates by the move.
 pub fn model_gains<'s, E: Evaluator>(
     variant: &Variant,
     eval: &E,
@@ -773,24 +773,22 @@ pub fn model_gains<'s, E: Evaluator>(
     scratch: &'s mut ModelScratch,
 ) -> &'s [i32] {
     let gains = &mut scratch.gains;
+    gains.clear();
     match model {
-        ReplyModel::Progress => {
-            gains.clear();
-            gains.extend(moves.iter().map(|&mv| ROW * eval.progress(at, mv)));
-        }
-        ReplyModel::Greedy => eval.seat_scores_after(variant, at, moves, gains),
+        ReplyModel::Greedy => eval.greedy_gains(variant, at, moves, gains),
+        ReplyModel::Progress => gains.extend(
+            moves
+                .iter()
+                .map(|&mv| ROW * eval.progress(at, mv) - eval.waiting_cost(at, mv)),
+        ),
         ReplyModel::Rival => {
             let unit = sides.unit(at.to_move());
-            gains.clear();
             gains.extend(moves.iter().map(|&mv| {
                 let mut next = *at;
                 variant.play_unchecked(&mut next, mv);
-                relative_score(eval, sides, &next, unit)
+                relative_score(eval, sides, &next, unit) - eval.waiting_cost(at, mv)
             }));
         }
-    }
-    for (gain, &mv) in gains.iter_mut().zip(moves) {
-        *gain -= eval.waiting_cost(at, mv);
     }
     gains
 }

@@ -57,24 +57,18 @@ pub trait Evaluator {
         }
     }
 
-    /// The score of the seat to move at `pos` after each of `moves` (moves of that seat), in
-    /// order, into `out`: the [`Evaluator::seat_score`] of the position each move leads to.
-    /// The default plays every move; [`RaceEvaluator`] updates the seat's score by the move
-    /// instead (the greedy reply model of level 10's search scores every move of every
-    /// opponent this way).
-    fn seat_scores_after(
-        &self,
-        variant: &Variant,
-        pos: &Position,
-        moves: &[Move],
-        out: &mut Vec<i32>,
-    ) {
+    /// What each of `moves` (moves of the seat to move at `pos`) is worth to a greedy mover,
+    /// in order, into `out`: the [`Evaluator::seat_score`] of the position the move leads to
+    /// less the move's [`Evaluator::waiting_cost`]. The default plays every move;
+    /// [`RaceEvaluator`] updates the seat's score by the move instead (the greedy reply model
+    /// of level 10's search scores every move of every opponent this way).
+    fn greedy_gains(&self, variant: &Variant, pos: &Position, moves: &[Move], out: &mut Vec<i32>) {
         let seat = pos.to_move();
         out.clear();
         out.extend(moves.iter().map(|&mv| {
             let mut next = *pos;
             variant.play_unchecked(&mut next, mv);
-            self.seat_score(&next, seat)
+            self.seat_score(&next, seat) - self.waiting_cost(pos, mv)
         }));
     }
 }
@@ -451,14 +445,8 @@ impl RaceEvaluator {
 }
 
 impl Evaluator for RaceEvaluator {
-    fn seat_scores_after(
-        &self,
-        variant: &Variant,
-        pos: &Position,
-        moves: &[Move],
-        out: &mut Vec<i32>,
-    ) {
-        self.scores_after(variant, pos, moves, out);
+    fn greedy_gains(&self, variant: &Variant, pos: &Position, moves: &[Move], out: &mut Vec<i32>) {
+        self.gains_after(variant, pos, moves, out);
     }
 
     fn seat_score(&self, pos: &Position, seat: Seat) -> i32 {

@@ -1,5 +1,6 @@
-//! [`Evaluator::seat_scores_after`] for [`RaceEvaluator`]: the mover's score after each of its
-//! moves, updated by the move from what the position before holds instead of computed afresh.
+//! [`Evaluator::greedy_gains`] for [`RaceEvaluator`]: the mover's score after each of its
+//! moves less the move's waiting cost, updated by the move from what the position before
+//! holds instead of computed afresh.
 //!
 //! A move from `f` to `t` changes its army's race distance by two potentials, the army's
 //! stragglers through their mean, and the jump chances of the pieces whose single jumps pass
@@ -10,7 +11,7 @@
 
 use halma_rules::{Bitboard, Move, Position, Variant};
 
-use super::{Evaluator, RaceEvaluator, Targets, RACING};
+use super::{Evaluator, RaceEvaluator, Targets, RACING, WAITING};
 
 /// The most armies one seat plays (three colours each in a 2-player star game).
 const SEAT_ARMIES: usize = 3;
@@ -34,6 +35,9 @@ struct Army {
     jump_rows: i32,
     /// The stragglers' lag (see `RaceEvaluator::army_score`).
     lag: i32,
+    /// What a waiting move of a piece outside the goal costs (see
+    /// [`Evaluator::waiting_cost`]).
+    waiting: i32,
 }
 
 impl Army {
@@ -49,6 +53,7 @@ impl Army {
         jump: [0; RACING],
         jump_rows: 0,
         lag: 0,
+        waiting: 0,
     };
 
     /// The index of the racer on `cell`, one of `racing`.
@@ -61,8 +66,8 @@ impl Army {
 }
 
 impl RaceEvaluator {
-    /// See [`Evaluator::seat_scores_after`].
-    pub(super) fn scores_after(
+    /// See [`Evaluator::greedy_gains`].
+    pub(super) fn gains_after(
         &self,
         variant: &Variant,
         pos: &Position,
@@ -73,7 +78,7 @@ impl RaceEvaluator {
         let played = |mv: Move| {
             let mut next = *pos;
             variant.play_unchecked(&mut next, mv);
-            self.seat_score(&next, seat)
+            self.seat_score(&next, seat) - self.waiting_cost(pos, mv)
         };
         out.clear();
         let mask = self.armies_of[usize::from(seat.index())];
@@ -135,6 +140,9 @@ impl RaceEvaluator {
                     + self.behind(after, army.count, sum);
                 jump_rows += self.jump_after(pos, t, after, mv, &targets) - army.jump[moved];
                 score += self.army_terms(army.count, sum, lag, jump_rows);
+                if before <= after {
+                    score -= army.waiting;
+                }
             }
             let home = self.homes[armies[k].army];
             let home_now = at_home + i32::from(home.has(t)) - i32::from(home.has(f));
@@ -158,7 +166,7 @@ impl RaceEvaluator {
         }
     }
 
-    /// What the position holds of `army` for [`RaceEvaluator::scores_after`]; `None` when
+    /// What the position holds of `army` for [`RaceEvaluator::gains_after`]; `None` when
     /// it has more pieces outside its goal than the tables take (no setup has).
     fn read_army(&self, pos: &Position, army: usize) -> Option<Army> {
         let targets = self.free_targets(pos, army);
@@ -192,6 +200,8 @@ impl RaceEvaluator {
             x.jump_rows += jump;
             x.racers += 1;
         }
+        let home = (pos.army(army) & goal).count() as i32;
+        x.waiting = WAITING + 2 * WAITING * home / x.count.max(1);
         x.lag = x.potential[..x.racers]
             .iter()
             .map(|&p| self.behind(p, x.count, x.sum))

@@ -181,9 +181,9 @@ mod tests {
 
     /// Seeded greedy games played to the end with the plain evaluation (the goals fill up, so
     /// the free-goal targets come into play) on every board: at every ply the evaluation of
-    /// every seat, the waiting cost of every legal move and the mover's score after every
-    /// legal move ([`Evaluator::seat_scores_after`], updated by the move) equal the plain
-    /// computation's.
+    /// every seat, the waiting cost of every legal move and every legal move's greedy gain
+    /// (the mover's score after it less its waiting cost, [`Evaluator::greedy_gains`], updated
+    /// by the move) equal the plain computation's.
     #[test]
     fn the_evaluation_equals_the_plain_one() {
         let o = RuleOptions::default;
@@ -286,14 +286,15 @@ mod tests {
                             eval.plain_waiting_cost(&pos, mv)
                         );
                     }
-                    eval.seat_scores_after(&variant, &pos, &moves, &mut after);
+                    eval.greedy_gains(&variant, &pos, &moves, &mut after);
                     assert_eq!(after.len(), moves.len());
-                    for (&mv, &score) in moves.iter().zip(&after) {
+                    for (&mv, &gain) in moves.iter().zip(&after) {
                         let mut next = pos;
                         variant.play_unchecked(&mut next, mv);
                         assert_eq!(
-                            score,
-                            eval.plain_seat_score(&next, pos.to_move()),
+                            gain,
+                            eval.plain_seat_score(&next, pos.to_move())
+                                - eval.plain_waiting_cost(&pos, mv),
                             "{mv:?} after {pos:?}"
                         );
                     }

@@ -126,7 +126,8 @@ pub enum ReplyModel {
     #[default]
     Progress,
     /// The greedy player's choice on the opponent's own race: the move after which its seat
-    /// scores best, less its waiting cost (one seat's evaluation per move).
+    /// scores best, less its waiting cost (the seat's score updated by each move, see
+    /// [`Evaluator::greedy_gains`]).
     Greedy,
     /// The one-ply choice of a searching opponent: the move after which its unit's score set
     /// against its best rival's ([`crate::eval::relative_score`], as the levels' own searches

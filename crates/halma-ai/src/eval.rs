@@ -396,11 +396,7 @@ impl RaceEvaluator {
             let Some(cell) = self.board.cell(usize::from(c)) else {
                 continue;
             };
-            let mut best = 0;
-            for land in self.board.jump_landings(pos, cell) {
-                best = best.max(p - targets.potential(land.index()));
-            }
-            jump_rows += best;
+            jump_rows += best_jump(self.board.jump_landings(pos, cell), p, &targets);
         }
         if count == 0 {
             return 0;
@@ -432,6 +428,31 @@ impl RaceEvaluator {
         }
         let w = &self.weights;
         -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
+    }
+
+    /// What a waiting move of a piece of `army` outside its goal costs (see
+    /// [`Evaluator::waiting_cost`]).
+    fn waiting(&self, pos: &Position, army: usize) -> i32 {
+        let pieces = pos.army(army);
+        let home = (pieces & self.goals[army]).count() as i32;
+        WAITING + 2 * WAITING * home / (pieces.count() as i32).max(1)
+    }
+
+    /// What each piece at home costs its seat once the seat has made `made` moves (see
+    /// [`Weights::leave_home`]): the pieces at home count only in the last ten moves before
+    /// the deadline.
+    fn leave_home_cost(&self, made: u16) -> i32 {
+        match self.leave_home {
+            Some(limit) => {
+                let left = i32::from(limit) - i32::from(made);
+                if left <= 10 {
+                    self.weights.leave_home * (11 - left.max(0))
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        }
     }
 
     /// How many pieces of `seat` still stand at home.
@@ -472,12 +493,9 @@ impl Evaluator for RaceEvaluator {
                 }
             }
         }
-        if let Some(limit) = self.leave_home {
-            // The pieces at home count only in the last ten moves before the deadline.
-            let left = i32::from(limit) - i32::from(pos.moves_made(seat));
-            if left <= 10 {
-                score -= self.weights.leave_home * self.at_home(pos, seat) * (11 - left.max(0));
-            }
+        let at_home_cost = self.leave_home_cost(pos.moves_made(seat));
+        if at_home_cost != 0 {
+            score -= at_home_cost * self.at_home(pos, seat);
         }
         score
     }
@@ -503,9 +521,7 @@ impl Evaluator for RaceEvaluator {
         if targets.potential(mv.from.index()) > targets.potential(mv.to.index()) {
             return 0;
         }
-        let pieces = pos.army(a);
-        let home = (pieces & self.goals[a]).count() as i32;
-        let cost = WAITING + 2 * WAITING * home / (pieces.count() as i32).max(1);
+        let cost = self.waiting(pos, a);
         if self.goals[a].has(mv.from.index()) {
             2 * cost
         } else {
@@ -550,6 +566,14 @@ impl Targets<'_> {
         }
         i32::from(best)
     }
+}
+
+/// The rows the best of a piece's single jumps (their `landings`) gains for a piece of
+/// potential `p`, 0 without a forward jump.
+fn best_jump(landings: halma_rules::JumpLandings<'_>, p: i32, targets: &Targets<'_>) -> i32 {
+    landings
+        .map(|land| p - targets.potential(land.index()))
+        .fold(0, i32::max)
 }
 
 /// Values per cell, indexed by a cell index without a bounds check (`u16::MAX` beyond the

@@ -35,8 +35,8 @@
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
-//! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--a-ms M` (A's own time per move, a diagnostic), `--cap PLIES`,
-//! `--opening PLIES`, `--seed S`, `--verbose` (every game: A's place and the plies at which
+//! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--a-ms M` (A's own
+//! time per move, a diagnostic), `--cap PLIES`, `--opening PLIES`, `--seed S`, `--verbose` (every game: A's place and the plies at which
 //! the seats finished, A's marked), `--trace PLIES` (every seat's race distance
 //! every PLIES plies, A's marked), `--skip N` (start at the
 //! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with

@@ -11,7 +11,7 @@
 
 use halma_rules::{Bitboard, Move, Position, Variant};
 
-use super::{Evaluator, RaceEvaluator, Targets, RACING, WAITING};
+use super::{best_jump, Evaluator, RaceEvaluator, Targets, RACING};
 
 /// The most armies one seat plays (three colours each in a 2-player star game).
 const SEAT_ARMIES: usize = 3;
@@ -150,22 +150,6 @@ impl RaceEvaluator {
         }
     }
 
-    /// What a piece at home costs its seat once it has made `made` moves (see
-    /// [`super::Weights::leave_home`]).
-    fn leave_home_cost(&self, made: u16) -> i32 {
-        match self.leave_home {
-            Some(limit) => {
-                let left = i32::from(limit) - i32::from(made);
-                if left <= 10 {
-                    self.weights.leave_home * (11 - left.max(0))
-                } else {
-                    0
-                }
-            }
-            None => 0,
-        }
-    }
-
     /// What the position holds of `army` for [`RaceEvaluator::gains_after`]; `None` when
     /// it has more pieces outside its goal than the tables take (no setup has).
     fn read_army(&self, pos: &Position, army: usize) -> Option<Army> {
@@ -188,11 +172,7 @@ impl RaceEvaluator {
                 return None;
             }
             let cell = self.board.cell(usize::from(c))?;
-            let jump = self
-                .board
-                .jump_landings(pos, cell)
-                .map(|land| p - targets.potential(land.index()))
-                .fold(0, i32::max);
+            let jump = best_jump(self.board.jump_landings(pos, cell), p, &targets);
             x.racing.set(c);
             x.cells[r] = c;
             x.potential[r] = p;
@@ -200,8 +180,7 @@ impl RaceEvaluator {
             x.jump_rows += jump;
             x.racers += 1;
         }
-        let home = (pos.army(army) & goal).count() as i32;
-        x.waiting = WAITING + 2 * WAITING * home / x.count.max(1);
+        x.waiting = self.waiting(pos, army);
         x.lag = x.potential[..x.racers]
             .iter()
             .map(|&p| self.behind(p, x.count, x.sum))
@@ -225,9 +204,10 @@ impl RaceEvaluator {
         let Some(c) = self.board.cell(usize::from(cell)) else {
             return 0;
         };
-        self.board
-            .jump_landings_after(pos, c, mv.from, mv.to)
-            .map(|land| p - targets.potential(land.index()))
-            .fold(0, i32::max)
+        best_jump(
+            self.board.jump_landings_after(pos, c, mv.from, mv.to),
+            p,
+            targets,
+        )
     }
 }

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, MultiMode};
+use crate::ensemble::{Ensemble, ENSEMBLE_UNITS};
 use crate::eval::{relative_score, Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
 use crate::mistakes::{Erring, Mistakes};
@@ -158,7 +159,9 @@ pub struct Suggestion {
 /// first (the last 64 are used), so that the AI steers clear of repeating itself. Games of two
 /// sides (two players, or two teams of partners) are searched with iterative deepening PVS.
 /// With three or more, levels 5 to 9 use Best-Reply Search and level 10 plans its own moves
-/// against the replies it predicts for every opponent (each plays the greedy player's move).
+/// against the replies it predicts for every opponent (each plays the greedy player's move);
+/// with six or more units, level 10 scores every move under three such predictions and plays
+/// the move with the best mean ([`Ensemble`]).
 ///
 /// Returns `None` when the seat to move has no legal move (or no longer plays).
 ///
@@ -276,6 +279,8 @@ pub fn suggest_lines_with<E: Evaluator>(
                 selective: true,
             };
             Box::new(Pvs::new(variant, eval, options))
+        } else if limits.level >= MAX_LEVEL && Sides::new(variant).units() >= ENSEMBLE_UNITS {
+            Box::new(Ensemble::modelling(variant, eval, bits))
         } else if limits.level >= MAX_LEVEL {
             Box::new(Brs::modelling(variant, eval, bits))
         } else {

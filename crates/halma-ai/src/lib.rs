@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod brs;
+pub mod ensemble;
 pub mod eval;
 pub mod greedy;
 mod level;
@@ -34,6 +35,7 @@ pub mod sides;
 mod tt;
 
 pub use brs::{Brs, MultiMode, ReplyModel};
+pub use ensemble::Ensemble;
 pub use eval::{Evaluator, RaceEvaluator};
 pub use greedy::Greedy;
 pub use level::{

@@ -187,6 +187,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_progress: i32,
     /// Units a root move that brings no piece forward costs.
     root_waiting: i32,
+    /// The one root move searched, when set.
+    root_move: Option<Move>,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -203,7 +205,16 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             root_seat: None,
             root_progress: 0,
             root_waiting: 0,
+            root_move: None,
         }
+    }
+
+    /// Searches the root move `mv` alone, as [`crate::Brs`] does with every other root move
+    /// left out ([`crate::ExcludeRootMoves`]); `None` searches them all.
+    #[must_use]
+    pub fn with_root_move(mut self, mv: Option<Move>) -> MultiReference<'a, E> {
+        self.root_move = mv;
+        self
     }
 
     /// Sets what a root move earns per row of its progress, as
@@ -398,6 +409,9 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         }
         let mut children = self.layer_moves(pos, &seats, is_max);
         if ply == 0 {
+            if let Some(only) = self.root_move {
+                children.retain(|&(_, mv, _)| mv == only);
+            }
             for (_, mv, w) in &mut children {
                 let progress = self.plain.eval.progress(pos, *mv);
                 *w -= self.root_progress * progress;

@@ -7,10 +7,12 @@
 use std::time::{Duration, Instant};
 
 use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
+use halma_ai::ensemble::ENSEMBLE_MODELS;
 use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW};
 use halma_ai::{
-    suggest, Brs, Budget, Greedy, MultiMode, MultiReference, Pvs, PvsOptions, RaceEvaluator,
-    Reference, ReplyModel, SearchLimits, Strategy,
+    suggest, suggest_lines, Brs, Budget, Ensemble, ExcludeRootMoves, Greedy, MultiMode,
+    MultiReference, Pvs, PvsOptions, RaceEvaluator, Reference, ReplyModel, SearchLimits, Sides,
+    Strategy,
 };
 use halma_rules::{BoardKind, GameSetup, Move, Position, RuleOptions, SplitMix64, Variant};
 
@@ -504,6 +506,7 @@ fn every_variant_gets_a_legal_move() {
         (BoardKind::Star, 2, RuleOptions::default()),
         (BoardKind::Star, 3, RuleOptions::default()),
         (BoardKind::Star, 4, RuleOptions::default()),
+        (BoardKind::Star, 6, RuleOptions::default()),
         (
             BoardKind::Star,
             6,
@@ -736,4 +739,152 @@ fn model_plans_alone_in_the_endgame() {
         }
     }
     assert!(differ > 0, "planning alone never changed a score");
+}
+
+/// The ensemble's searches as the plain reference runs them: every reply model of
+/// [`ENSEMBLE_MODELS`], every own move considered, level 10's scoring at six units.
+fn ensemble_of<'a>(v: &'a Variant, eval: &'a RaceEvaluator) -> Ensemble<'a, RaceEvaluator> {
+    let searches = ENSEMBLE_MODELS
+        .iter()
+        .map(|&m| {
+            Brs::new(v, eval, MultiMode::Model, 12)
+                .with_reply_model(m)
+                .with_rival_share(MODEL_RIVAL_SHARE)
+                .with_root_progress(MODEL_ROOT_PROGRESS)
+        })
+        .collect();
+    Ensemble::new(v, eval, searches)
+}
+
+/// The ensemble's value of root move `mv` at `depth` by the plain reference: the mean of the
+/// reference's values of that move alone under every model.
+fn reference_ensemble_value(
+    v: &Variant,
+    eval: &RaceEvaluator,
+    pos: &Position,
+    history: &[u64],
+    mv: Move,
+    depth: u32,
+) -> i32 {
+    let sum: i64 = ENSEMBLE_MODELS
+        .iter()
+        .map(|&m| {
+            let value = MultiReference::new(v, eval, MultiMode::Model)
+                .with_reply_model(m)
+                .with_rival_share(MODEL_RIVAL_SHARE)
+                .with_root_progress(MODEL_ROOT_PROGRESS)
+                .with_root_move(Some(mv))
+                .value(pos, history, depth)
+                .0;
+            i64::from(value)
+        })
+        .sum();
+    i32::try_from(sum / ENSEMBLE_MODELS.len() as i64).unwrap()
+}
+
+/// The ensemble's choice by the plain reference, as its documentation describes it: the most
+/// forward moves first, ranked by their mean at `depth`, then the best `top` of them by their
+/// mean at `deep` (0: no second pass), the first among equals.
+fn reference_ensemble_choice(
+    v: &Variant,
+    eval: &RaceEvaluator,
+    pos: &Position,
+    history: &[u64],
+    (depth, deep, top): (u32, u32, usize),
+) -> (i32, Move) {
+    let mut moves = Vec::new();
+    v.generate_moves(pos, &mut moves);
+    moves.sort_by_key(|&m| std::cmp::Reverse(eval.progress(pos, m)));
+    let mut ranked: Vec<(i32, Move)> = moves
+        .iter()
+        .map(|&mv| {
+            (
+                reference_ensemble_value(v, eval, pos, history, mv, depth),
+                mv,
+            )
+        })
+        .collect();
+    ranked.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
+    if deep == 0 {
+        return ranked[0];
+    }
+    let mut best: Option<(i32, Move)> = None;
+    for &(_, mv) in ranked.iter().take(top) {
+        let value = reference_ensemble_value(v, eval, pos, history, mv, deep);
+        if best.is_none_or(|(b, _)| value > b) {
+            best = Some((value, mv));
+        }
+    }
+    best.unwrap()
+}
+
+/// Level 10's ensemble (six units and more) against the plain reference: the same move and
+/// value with one pass and with two, with and without the game's recent positions, on the
+/// small and the full 6-player star.
+#[test]
+fn ensemble_matches_reference_on_six_player_stars() {
+    let small = &small_stars()[2];
+    let full = variant(BoardKind::Star, 6, RuleOptions::default());
+    assert_eq!(Sides::new(small).units(), 6);
+    let mut rng = SplitMix64::new(41);
+    for (v, positions, plies, passes) in [
+        (small, 4, 0..40, (3, 0, 1)),
+        (small, 4, 0..40, (1, 3, 3)),
+        (&full, 2, 60..120, (1, 3, 4)),
+    ] {
+        let eval = RaceEvaluator::new(v);
+        let mut checked = 0;
+        while checked < positions {
+            let at = plies.start + rng.below(plies.end - plies.start);
+            let Some((pos, history)) = random_position(v, at as usize, rng.next_u64()) else {
+                continue;
+            };
+            checked += 1;
+            let recent = &history[history.len().saturating_sub(6)..];
+            for game in [&[][..], recent] {
+                let (depth, deep, top) = passes;
+                let got = ensemble_of(v, &eval)
+                    .with_passes(depth, deep, top)
+                    .choose(&pos, game, &Budget::depth(64))
+                    .unwrap();
+                let (value, mv) = reference_ensemble_choice(v, &eval, &pos, game, passes);
+                let context = format!("passes {passes:?}, plies {at}, {} seen", game.len());
+                assert_eq!((got.score, got.mv), (value, mv), "{context}");
+                assert_eq!(got.depth, if deep == 0 { depth } else { deep }, "{context}");
+                assert_eq!(got.pv.first(), Some(&got.mv), "{context}");
+            }
+        }
+    }
+}
+
+/// The ensemble never plays a move it was told to leave out, answers within a tiny budget,
+/// and is what level 10 plays at six units: several lines, all legal and different.
+#[test]
+fn ensemble_leaves_out_moves_and_answers_in_any_budget() {
+    let v = variant(BoardKind::Star, 6, RuleOptions::default());
+    let eval = RaceEvaluator::new(&v);
+    let (pos, history) = random_position(&v, 90, 8).unwrap();
+    let mut ensemble = Ensemble::modelling(&v, &eval, 12);
+    let best = ensemble.choose(&pos, &history, &Budget::depth(3)).unwrap();
+    ensemble.exclude_root_moves(&[best.mv]);
+    let other = ensemble.choose(&pos, &history, &Budget::depth(3)).unwrap();
+    assert_ne!(other.mv, best.mv);
+    assert!(other.score <= best.score);
+    ensemble.exclude_root_moves(&[]);
+    let hurried = ensemble
+        .choose(&pos, &history, &Budget::timed(Duration::from_micros(1), 64))
+        .unwrap();
+    assert!(v.is_legal(&pos, hurried.mv));
+    let limits = SearchLimits {
+        level: 10,
+        time_budget: Duration::from_millis(300),
+        seed: 0,
+    };
+    let lines = suggest_lines(&v, &pos, &history, &limits, 3);
+    assert_eq!(lines.len(), 3);
+    for (i, line) in lines.iter().enumerate() {
+        assert!(v.is_legal(&pos, line.mv));
+        assert!(lines[..i].iter().all(|l| l.mv != line.mv));
+        assert!(line.depth >= 1);
+    }
 }

@@ -27,7 +27,10 @@
 //! `halma_ai::MctsOptions`: the exploration constant, the bias, `now` and `widen` and `lead` in
 //! tenths of a row, the horizon in plies, the random playout moves per mille, the finishing
 //! bonus in rows, `wait=0` or `1`); `switch=R` lets level 10 play once the seat's race
-//! distance is at most R rows.
+//! distance is at most R rows. `ens:models=213,depth=3,deep=5,top=8` is level 10's ensemble
+//! of reply-model searches at six units (`halma_ai::Ensemble`; the values shown are level
+//! 10's): the reply models by digit (1 progress, 2 greedy, 3 rival), the depth every root
+//! move is searched to, the deeper one (0: none) and how many root moves get it.
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -62,8 +65,8 @@ use std::time::{Duration, Instant};
 use halma_ai::brs::{model_agrees, ModelScratch};
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::{
-    suggest_with, Brs, Budget, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions, RaceEvaluator,
-    ReplyModel, SearchLimits, Sides, Strategy,
+    suggest_with, Brs, Budget, Ensemble, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions,
+    RaceEvaluator, ReplyModel, SearchLimits, Sides, Strategy,
 };
 use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
@@ -86,6 +89,61 @@ enum Engine {
     /// Monte Carlo tree search with max^n backups (three or more sides), and the race
     /// distance (rows) from which on level 10 plays instead (0: never).
     Mcts(MctsOptions, i32),
+    /// Level 10's ensemble of reply-model searches (six units and more) with other options
+    /// (`ens:`).
+    Ensemble(EnsembleOptions),
+}
+
+/// Options of the ensemble engine: `ens:models=213,depth=3,deep=5,top=8` (level 10's at six
+/// units).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EnsembleOptions {
+    /// Bit `i` set: reply model `i + 1` (1 progress, 2 greedy, 3 rival) takes part.
+    models: u8,
+    /// The depth every root move is searched to under every model.
+    depth: u32,
+    /// The depth the `top` best root moves of that pass are searched to next (0: none).
+    deep: u32,
+    top: usize,
+}
+
+impl EnsembleOptions {
+    fn parse(text: &str) -> Result<EnsembleOptions, String> {
+        let mut o = EnsembleOptions {
+            models: 0b111,
+            depth: halma_ai::ensemble::ENSEMBLE_DEPTH,
+            deep: halma_ai::ensemble::ENSEMBLE_DEEP,
+            top: halma_ai::ensemble::ENSEMBLE_TOP,
+        };
+        for (name, value) in name_values::<u32>(text, "ens option")? {
+            match name {
+                "models" => {
+                    o.models = 0;
+                    for d in value.to_string().chars() {
+                        match d {
+                            '1'..='3' => o.models |= 1 << (d as u8 - b'1'),
+                            _ => return Err(format!("ens option 'models={value}': digits 1 to 3")),
+                        }
+                    }
+                }
+                "depth" => o.depth = value,
+                "deep" => o.deep = value,
+                "top" => o.top = value as usize,
+                _ => return Err(format!("unknown ens option '{name}'")),
+            }
+        }
+        Ok(o)
+    }
+
+    fn reply_models(self) -> Vec<ReplyModel> {
+        // In the order of `halma_ai::ensemble::ENSEMBLE_MODELS`: the first one's line is reported.
+        [ReplyModel::Greedy, ReplyModel::Progress, ReplyModel::Rival]
+            .into_iter()
+            .zip([2, 1, 3])
+            .filter(|&(_, digit)| self.models & (1 << (digit - 1)) != 0)
+            .map(|(m, _)| m)
+            .collect()
+    }
 }
 
 /// The `name=value` items of a comma-separated list, each value parsed as a number; `what`
@@ -220,6 +278,9 @@ impl Engine {
         if let Some(o) = text.strip_prefix("brs:") {
             return BrsOptions::parse(o).map(Engine::Brs);
         }
+        if let Some(o) = text.strip_prefix("ens:") {
+            return EnsembleOptions::parse(o).map(Engine::Ensemble);
+        }
         if let Some(n) = text.strip_prefix("level") {
             let n: u8 = n.parse().map_err(|_| format!("bad level in '{text}'"))?;
             return (1..=10)
@@ -311,6 +372,18 @@ impl Engine {
                 let budget = Budget::timed(Duration::from_millis(ms), 64);
                 Mcts::new(variant, eval, o, seed)
                     .choose(pos, history, &budget)
+                    .map(|r| r.mv)
+            }
+            Engine::Ensemble(o) => {
+                let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
+                let searches = o
+                    .reply_models()
+                    .into_iter()
+                    .map(|m| Brs::modelling(variant, eval, bits).with_reply_model(m))
+                    .collect();
+                Ensemble::new(variant, eval, searches)
+                    .with_passes(o.depth, o.deep, o.top)
+                    .choose(pos, history, &Budget::timed(Duration::from_millis(ms), 64))
                     .map(|r| r.mv)
             }
             Engine::Paranoid => {

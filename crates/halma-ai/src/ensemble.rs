@@ -1,0 +1,234 @@
+//! Level 10's search for six units and more: the reply-model search
+//! ([`crate::MultiMode::Model`]) under several reply models at once.
+//!
+//! One reply model trusts one guess at every opponent's move; searching opponents do not play
+//! it (the greedy model predicts about two thirds of a paranoid seat's moves), and a plan that
+//! needs the guess to come true breaks. [`Ensemble`] scores every root move under each of its
+//! searches (one per [`ReplyModel`]) on its own, the other root moves left out, and plays the
+//! move whose values have the best mean: a move that does well whichever way the others
+//! reply. Every root move is scored to a shallow depth first (two own moves), then the best
+//! few to a deeper one while the budget lasts.
+//!
+//! Measured on the 6-player star at 200 ms a move (arena, 2026-12-04, engine A rotating
+//! through the seats): against five paranoid searches first in 60 of 250 games (24 %; 31 of
+//! 100 on seeds 11 and 12, 17 of 100 on seeds 21 and 22, 12 of 50 on seed 31), where the
+//! single search with the greedy model came first in 50 of 250 on the same openings (24, 16
+//! and 10); against five greedy players first in 63 of 100 (seeds 1 and 2), as the single
+//! search. It takes 40 to 43 ms a move where the single search took 135 to 147 ms.
+
+use std::time::Instant;
+
+use halma_rules::{Move, Position, Variant};
+
+use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_UNITS};
+use crate::eval::Evaluator;
+use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
+
+/// From how many units on level 10 plays the ensemble (the six of the 6-player star; with
+/// fewer, one search with the greedy model).
+pub const ENSEMBLE_UNITS: u8 = MODEL_RIVAL_UNITS;
+
+/// The reply models level 10's ensemble searches under.
+pub const ENSEMBLE_MODELS: [ReplyModel; 3] =
+    [ReplyModel::Greedy, ReplyModel::Progress, ReplyModel::Rival];
+
+/// The depth every root move is searched to (two own moves with the predicted replies
+/// between them).
+pub const ENSEMBLE_DEPTH: u32 = 3;
+
+/// The depth the best [`ENSEMBLE_TOP`] root moves of the first pass are searched to next.
+pub const ENSEMBLE_DEEP: u32 = 5;
+
+/// How many root moves the deeper pass looks at.
+pub const ENSEMBLE_TOP: usize = 8;
+
+/// No deeper value is started once this share of the budget (percent) is gone.
+const DEEP_SHARE: u32 = 60;
+
+/// A root move's value under every search of an [`Ensemble`].
+#[derive(Clone, Debug)]
+struct Scored {
+    mv: Move,
+    /// The mean of the searches' values.
+    value: i32,
+    depth: u32,
+    /// The first search's line of play.
+    pv: Vec<Move>,
+}
+
+/// Several reply-model searches of one position, their values of each root move averaged
+/// (see the module documentation).
+#[derive(Debug)]
+pub struct Ensemble<'a, E: Evaluator> {
+    variant: &'a Variant,
+    eval: &'a E,
+    searches: Vec<Brs<'a, E>>,
+    depth: u32,
+    deep: u32,
+    top: usize,
+    /// Root moves left out (see [`ExcludeRootMoves`]).
+    excluded: Vec<Move>,
+    /// Buffers: the root's moves, and the moves left out while one is scored.
+    moves: Vec<Move>,
+    others: Vec<Move>,
+    nodes: u64,
+}
+
+impl<'a, E: Evaluator> Ensemble<'a, E> {
+    /// An ensemble of `searches` (at least one, each a [`crate::MultiMode::Model`] search), with
+    /// [`ENSEMBLE_DEPTH`], [`ENSEMBLE_DEEP`] and [`ENSEMBLE_TOP`].
+    #[must_use]
+    pub fn new(variant: &'a Variant, eval: &'a E, searches: Vec<Brs<'a, E>>) -> Ensemble<'a, E> {
+        Ensemble {
+            variant,
+            eval,
+            searches,
+            depth: ENSEMBLE_DEPTH,
+            deep: ENSEMBLE_DEEP,
+            top: ENSEMBLE_TOP,
+            excluded: Vec::new(),
+            moves: Vec::new(),
+            others: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Level 10's ensemble: [`Brs::modelling`] under each of [`ENSEMBLE_MODELS`], each with a
+    /// table of `2^table_bits` entries.
+    #[must_use]
+    pub fn modelling(variant: &'a Variant, eval: &'a E, table_bits: u32) -> Ensemble<'a, E> {
+        let searches = ENSEMBLE_MODELS
+            .iter()
+            .map(|&m| Brs::modelling(variant, eval, table_bits).with_reply_model(m))
+            .collect();
+        Ensemble::new(variant, eval, searches)
+    }
+
+    /// Sets the depth of the first pass (every root move), of the second (0: none) and how
+    /// many root moves the second looks at. Depths are layers, rounded up to odd numbers as
+    /// the model search runs them.
+    #[must_use]
+    pub fn with_passes(mut self, depth: u32, deep: u32, top: usize) -> Ensemble<'a, E> {
+        self.depth = depth.max(1) | 1;
+        self.deep = if deep == 0 { 0 } else { deep | 1 };
+        self.top = top.max(1);
+        self
+    }
+
+    /// The value of root move `mv` at `depth`: the mean of the searches' values with every
+    /// other root move left out; `None` when the clock stopped a search before that depth.
+    fn score(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        mv: Move,
+        depth: u32,
+        budget: &Budget,
+    ) -> Option<Scored> {
+        self.others.clear();
+        self.others
+            .extend(self.moves.iter().copied().filter(|&m| m != mv));
+        let budget = Budget {
+            max_depth: depth,
+            ..*budget
+        };
+        let mut sum = 0i64;
+        let mut pv = None;
+        for search in &mut self.searches {
+            search.exclude_root_moves(&self.others);
+            let r = search.choose(pos, history, &budget)?;
+            self.nodes += r.nodes;
+            if r.depth < depth {
+                return None;
+            }
+            sum += i64::from(r.score);
+            pv.get_or_insert(r.pv);
+        }
+        let n = i64::try_from(self.searches.len()).ok()?.max(1);
+        Some(Scored {
+            mv,
+            value: i32::try_from(sum / n).ok()?,
+            depth,
+            pv: pv?,
+        })
+    }
+}
+
+impl<E: Evaluator> Strategy for Ensemble<'_, E> {
+    /// Every root move not left out is scored at the first depth, the most forward first (so
+    /// that a budget too short for all of them has scored those); then the best of them, in
+    /// order, at the deeper one until 60 % of the budget is gone. The move with the
+    /// best value at the deepest depth reached wins (the first among equals). The first
+    /// search's first iteration always completes, so a move comes back whatever the budget.
+    fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
+        let started = Instant::now();
+        self.nodes = 0;
+        self.variant.generate_moves(pos, &mut self.moves);
+        let mut candidates: Vec<Move> = self
+            .moves
+            .iter()
+            .copied()
+            .filter(|m| !self.excluded.contains(m))
+            .collect();
+        candidates.sort_by_key(|&m| std::cmp::Reverse(self.eval.progress(pos, m)));
+        let first = *candidates.first()?;
+        if candidates.len() == 1 && self.excluded.is_empty() {
+            let only = self.score(pos, history, first, 1, budget)?;
+            return Some(self.result(only));
+        }
+        let mut ranked = Vec::with_capacity(candidates.len());
+        for &mv in &candidates {
+            match self.score(pos, history, mv, self.depth, budget) {
+                Some(s) => ranked.push(s),
+                None => break,
+            }
+        }
+        if ranked.is_empty() {
+            // Not even one move at the first depth: the most forward one at depth 1.
+            let fallback = self.score(pos, history, first, 1, budget)?;
+            return Some(self.result(fallback));
+        }
+        // Stable: equal values keep the most forward move first.
+        ranked.sort_by_key(|s| std::cmp::Reverse(s.value));
+        let mut best: Option<Scored> = None;
+        if self.deep > self.depth {
+            let spend = budget.time_budget * DEEP_SHARE / 100;
+            let tops: Vec<Move> = ranked.iter().take(self.top).map(|s| s.mv).collect();
+            for mv in tops {
+                if budget.deadline.is_some() && started.elapsed() >= spend {
+                    break;
+                }
+                let Some(s) = self.score(pos, history, mv, self.deep, budget) else {
+                    break;
+                };
+                if best.as_ref().is_none_or(|b| s.value > b.value) {
+                    best = Some(s);
+                }
+            }
+        }
+        let chosen = best.unwrap_or_else(|| ranked.swap_remove(0));
+        Some(self.result(chosen))
+    }
+}
+
+impl<E: Evaluator> Ensemble<'_, E> {
+    fn result(&self, s: Scored) -> SearchResult {
+        SearchResult {
+            mv: s.mv,
+            score: s.value,
+            depth: s.depth,
+            nodes: self.nodes,
+            pv: if s.pv.first() == Some(&s.mv) {
+                s.pv
+            } else {
+                vec![s.mv]
+            },
+        }
+    }
+}
+
+impl<E: Evaluator> ExcludeRootMoves for Ensemble<'_, E> {
+    fn exclude_root_moves(&mut self, moves: &[Move]) {
+        self.excluded = moves.to_vec();
+    }
+}

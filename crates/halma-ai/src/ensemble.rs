@@ -14,8 +14,8 @@
 //! 100 on seeds 11 and 12, 17 of 100 on seeds 21 and 22, 12 of 50 on seed 31), where the
 //! single search with the greedy model came first in 50 of 250 on the same openings (24, 16
 //! and 10), and in 21 of 100 on seeds 13 and 14 (81 of 350 in all, 23 %); against five
-//! greedy players first in 63 of 100 (seeds 1 and 2), as the single
-//! search. It takes 40 to 43 ms a move where the single search took 135 to 147 ms.
+//! greedy players first in 63 of 100 (seeds 1 and 2), as the single search. It takes 37 to
+//! 44 ms a move where the single search took 135 to 147 ms.
 
 use std::time::Instant;
 

@@ -94,11 +94,22 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         }
     }
 
-    /// Level 10's ensemble: [`Brs::modelling`] under each of [`ENSEMBLE_MODELS`], each with a
-    /// table of `2^table_bits` entries.
+    /// Level 10's ensemble: [`Ensemble::of_models`] with [`ENSEMBLE_MODELS`].
     #[must_use]
     pub fn modelling(variant: &'a Variant, eval: &'a E, table_bits: u32) -> Ensemble<'a, E> {
-        let searches = ENSEMBLE_MODELS
+        Ensemble::of_models(variant, eval, table_bits, &ENSEMBLE_MODELS)
+    }
+
+    /// [`Brs::modelling`] under each of `models` (the first one's line is reported), each
+    /// with a table of `2^table_bits` entries.
+    #[must_use]
+    pub fn of_models(
+        variant: &'a Variant,
+        eval: &'a E,
+        table_bits: u32,
+        models: &[ReplyModel],
+    ) -> Ensemble<'a, E> {
+        let searches = models
             .iter()
             .map(|&m| Brs::modelling(variant, eval, table_bits).with_reply_model(m))
             .collect();

@@ -272,14 +272,15 @@ pub fn suggest_lines_with<E: Evaluator>(
         Box::new(Greedy::new(variant, eval, 0, limits.seed))
     } else {
         let bits = table_bits(limits.time_budget);
-        if Sides::new(variant).units() == 2 {
+        let units = Sides::new(variant).units();
+        if units == 2 {
             let options = PvsOptions {
                 table_bits: Some(bits),
                 repetitions: true,
                 selective: true,
             };
             Box::new(Pvs::new(variant, eval, options))
-        } else if limits.level >= MAX_LEVEL && Sides::new(variant).units() >= ENSEMBLE_UNITS {
+        } else if limits.level >= MAX_LEVEL && units >= ENSEMBLE_UNITS {
             Box::new(Ensemble::modelling(variant, eval, bits))
         } else if limits.level >= MAX_LEVEL {
             Box::new(Brs::modelling(variant, eval, bits))

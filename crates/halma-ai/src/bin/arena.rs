@@ -135,13 +135,16 @@ impl EnsembleOptions {
         Ok(o)
     }
 
+    /// The chosen models, in the order of level 10's ensemble.
     fn reply_models(self) -> Vec<ReplyModel> {
-        // In the order of `halma_ai::ensemble::ENSEMBLE_MODELS`: the first one's line is reported.
-        [ReplyModel::Greedy, ReplyModel::Progress, ReplyModel::Rival]
+        let digit = |m: ReplyModel| match m {
+            ReplyModel::Progress => 1,
+            ReplyModel::Greedy => 2,
+            ReplyModel::Rival => 3,
+        };
+        halma_ai::ensemble::ENSEMBLE_MODELS
             .into_iter()
-            .zip([2, 1, 3])
-            .filter(|&(_, digit)| self.models & (1 << (digit - 1)) != 0)
-            .map(|(m, _)| m)
+            .filter(|&m| self.models & (1 << (digit(m) - 1)) != 0)
             .collect()
     }
 }
@@ -376,12 +379,7 @@ impl Engine {
             }
             Engine::Ensemble(o) => {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
-                let searches = o
-                    .reply_models()
-                    .into_iter()
-                    .map(|m| Brs::modelling(variant, eval, bits).with_reply_model(m))
-                    .collect();
-                Ensemble::new(variant, eval, searches)
+                Ensemble::of_models(variant, eval, bits, &o.reply_models())
                     .with_passes(o.depth, o.deep, o.top)
                     .choose(pos, history, &Budget::timed(Duration::from_millis(ms), 64))
                     .map(|r| r.mv)

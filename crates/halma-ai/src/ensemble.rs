@@ -14,8 +14,12 @@
 //! 100 on seeds 11 and 12, 17 of 100 on seeds 21 and 22, 12 of 50 on seed 31), where the
 //! single search with the greedy model came first in 50 of 250 on the same openings (24, 16
 //! and 10), and in 21 of 100 on seeds 13 and 14 (81 of 350 in all, 23 %); against five
-//! greedy players first in 63 of 100 (seeds 1 and 2), as the single search. It takes 37 to
-//! 44 ms a move where the single search took 135 to 147 ms.
+//! greedy players first in 128 of 200 (63 of 100 on seeds 1 and 2, as the single search; 65
+//! of 100 on seeds 3 and 4). It takes 37 to 46 ms a move where the single search took 135 to
+//! 147 ms. A deeper pass to depth 7 (about 120 ms a move) came first against the paranoid
+//! searches in 71 of 250 where depth 5 did in 60 on the same openings, but against five
+//! greedy players in 111 of 200 where depth 5 did in 128 (`notes/multi.md`, fifteenth
+//! session).
 
 use std::time::Instant;
 
@@ -37,7 +41,10 @@ pub const ENSEMBLE_MODELS: [ReplyModel; 3] =
 /// between them).
 pub const ENSEMBLE_DEPTH: u32 = 3;
 
-/// The depth the best [`ENSEMBLE_TOP`] root moves of the first pass are searched to next.
+/// The depth the best [`ENSEMBLE_TOP`] root moves of the first pass are searched to next
+/// (three own moves). Depth 7 would use more of a 200 ms budget (about 120 ms a move
+/// instead of 40) but came first against five greedy players in 50 of 100 games where depth
+/// 5 came first in 65 (module documentation).
 pub const ENSEMBLE_DEEP: u32 = 5;
 
 /// How many root moves the deeper pass looks at.
@@ -67,6 +74,8 @@ pub struct Ensemble<'a, E: Evaluator> {
     depth: u32,
     deep: u32,
     top: usize,
+    /// Score a move by its worst value over the searches instead of the mean.
+    worst: bool,
     /// Root moves left out (see [`ExcludeRootMoves`]).
     excluded: Vec<Move>,
     /// Buffers: the root's moves, and the moves left out while one is scored.
@@ -87,6 +96,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             depth: ENSEMBLE_DEPTH,
             deep: ENSEMBLE_DEEP,
             top: ENSEMBLE_TOP,
+            worst: false,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
@@ -127,8 +137,19 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
-    /// The value of root move `mv` at `depth`: the mean of the searches' values with every
-    /// other root move left out; `None` when the clock stopped a search before that depth.
+    /// Scores every root move by its worst value over the searches instead of the mean (not
+    /// level 10's: first against five paranoid searches in 26 of 100 games on seeds 13 and 14
+    /// where the mean came first in 21, but against five greedy players in 57 of 100 where the
+    /// mean came first in 63; see `notes/multi.md`, fifteenth session).
+    #[must_use]
+    pub fn with_worst(mut self, worst: bool) -> Ensemble<'a, E> {
+        self.worst = worst;
+        self
+    }
+
+    /// The value of root move `mv` at `depth`: the mean of the searches' values (their least
+    /// with [`Ensemble::with_worst`]) with every other root move left out; `None` when the
+    /// clock stopped a search before that depth.
     fn score(
         &mut self,
         pos: &Position,
@@ -145,6 +166,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             ..*budget
         };
         let mut sum = 0i64;
+        let mut min = i32::MAX;
         let mut pv = None;
         for search in &mut self.searches {
             search.exclude_root_moves(&self.others);
@@ -154,12 +176,17 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
                 return None;
             }
             sum += i64::from(r.score);
+            min = min.min(r.score);
             pv.get_or_insert(r.pv);
         }
         let n = i64::try_from(self.searches.len()).ok()?.max(1);
         Some(Scored {
             mv,
-            value: i32::try_from(sum / n).ok()?,
+            value: if self.worst {
+                min
+            } else {
+                i32::try_from(sum / n).ok()?
+            },
             depth,
             pv: pv?,
         })
@@ -172,8 +199,11 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
     /// order, at the deeper one until 60 % of the budget is gone. The move with the
     /// best value at the deepest depth reached wins (the first among equals). The first
     /// search's first iteration always completes, so a move comes back whatever the budget.
+    /// Neither pass goes deeper than the budget's depth (the largest odd depth within it).
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
+        let cap = (budget.max_depth.max(1) - 1) | 1;
+        let (depth, deep) = (self.depth.min(cap), self.deep.min(cap));
         self.nodes = 0;
         self.variant.generate_moves(pos, &mut self.moves);
         let mut candidates: Vec<Move> = self
@@ -190,7 +220,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         }
         let mut ranked = Vec::with_capacity(candidates.len());
         for &mv in &candidates {
-            match self.score(pos, history, mv, self.depth, budget) {
+            match self.score(pos, history, mv, depth, budget) {
                 Some(s) => ranked.push(s),
                 None => break,
             }
@@ -203,14 +233,14 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         // Stable: equal values keep the most forward move first.
         ranked.sort_by_key(|s| std::cmp::Reverse(s.value));
         let mut best: Option<Scored> = None;
-        if self.deep > self.depth {
+        if deep > depth {
             let spend = budget.time_budget * DEEP_SHARE / 100;
             let tops: Vec<Move> = ranked.iter().take(self.top).map(|s| s.mv).collect();
             for mv in tops {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
-                let Some(s) = self.score(pos, history, mv, self.deep, budget) else {
+                let Some(s) = self.score(pos, history, mv, deep, budget) else {
                     break;
                 };
                 if best.as_ref().is_none_or(|b| s.value > b.value) {

@@ -757,7 +757,7 @@ fn ensemble_of<'a>(v: &'a Variant, eval: &'a RaceEvaluator) -> Ensemble<'a, Race
 }
 
 /// The ensemble's value of root move `mv` at `depth` by the plain reference: the mean of the
-/// reference's values of that move alone under every model.
+/// reference's values of that move alone under every model, or the least of them (`worst`).
 fn reference_ensemble_value(
     v: &Variant,
     eval: &RaceEvaluator,
@@ -765,32 +765,38 @@ fn reference_ensemble_value(
     history: &[u64],
     mv: Move,
     depth: u32,
+    worst: bool,
 ) -> i32 {
-    let sum: i64 = ENSEMBLE_MODELS
+    let values: Vec<i32> = ENSEMBLE_MODELS
         .iter()
         .map(|&m| {
-            let value = MultiReference::new(v, eval, MultiMode::Model)
+            MultiReference::new(v, eval, MultiMode::Model)
                 .with_reply_model(m)
                 .with_rival_share(MODEL_RIVAL_SHARE)
                 .with_root_progress(MODEL_ROOT_PROGRESS)
                 .with_root_move(Some(mv))
                 .value(pos, history, depth)
-                .0;
-            i64::from(value)
+                .0
         })
-        .sum();
-    i32::try_from(sum / ENSEMBLE_MODELS.len() as i64).unwrap()
+        .collect();
+    if worst {
+        return *values.iter().min().unwrap();
+    }
+    let sum: i64 = values.iter().map(|&x| i64::from(x)).sum();
+    i32::try_from(sum / values.len() as i64).unwrap()
 }
 
 /// The ensemble's choice by the plain reference, as its documentation describes it: the most
 /// forward moves first, ranked by their mean at `depth`, then the best `top` of them by their
-/// mean at `deep` (0: no second pass), the first among equals.
+/// mean at `deep` (0: no second pass), the first among equals; with `worst`, by their least
+/// value over the models instead of the mean.
 fn reference_ensemble_choice(
     v: &Variant,
     eval: &RaceEvaluator,
     pos: &Position,
     history: &[u64],
     (depth, deep, top): (u32, u32, usize),
+    worst: bool,
 ) -> (i32, Move) {
     let mut moves = Vec::new();
     v.generate_moves(pos, &mut moves);
@@ -799,7 +805,7 @@ fn reference_ensemble_choice(
         .iter()
         .map(|&mv| {
             (
-                reference_ensemble_value(v, eval, pos, history, mv, depth),
+                reference_ensemble_value(v, eval, pos, history, mv, depth, worst),
                 mv,
             )
         })
@@ -810,7 +816,7 @@ fn reference_ensemble_choice(
     }
     let mut best: Option<(i32, Move)> = None;
     for &(_, mv) in ranked.iter().take(top) {
-        let value = reference_ensemble_value(v, eval, pos, history, mv, deep);
+        let value = reference_ensemble_value(v, eval, pos, history, mv, deep, worst);
         if best.is_none_or(|(b, _)| value > b) {
             best = Some((value, mv));
         }
@@ -819,18 +825,20 @@ fn reference_ensemble_choice(
 }
 
 /// Level 10's ensemble (six units and more) against the plain reference: the same move and
-/// value with one pass and with two, with and without the game's recent positions, on the
-/// small and the full 6-player star.
+/// value with one pass and with two, by the mean and by the worst value, with and without
+/// the game's recent positions, on the small and the full 6-player star.
 #[test]
 fn ensemble_matches_reference_on_six_player_stars() {
     let small = &small_stars()[2];
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
     assert_eq!(Sides::new(small).units(), 6);
     let mut rng = SplitMix64::new(41);
-    for (v, positions, plies, passes) in [
-        (small, 4, 0..40, (3, 0, 1)),
-        (small, 4, 0..40, (1, 3, 3)),
-        (&full, 2, 60..120, (1, 3, 4)),
+    for (v, positions, plies, passes, worst) in [
+        (small, 4, 0..40, (3, 0, 1), false),
+        (small, 4, 0..40, (1, 3, 3), false),
+        (small, 4, 0..40, (1, 3, 3), true),
+        (&full, 2, 60..120, (1, 3, 4), false),
+        (&full, 2, 60..120, (1, 3, 4), true),
     ] {
         let eval = RaceEvaluator::new(v);
         let mut checked = 0;
@@ -845,10 +853,14 @@ fn ensemble_matches_reference_on_six_player_stars() {
                 let (depth, deep, top) = passes;
                 let got = ensemble_of(v, &eval)
                     .with_passes(depth, deep, top)
+                    .with_worst(worst)
                     .choose(&pos, game, &Budget::depth(64))
                     .unwrap();
-                let (value, mv) = reference_ensemble_choice(v, &eval, &pos, game, passes);
-                let context = format!("passes {passes:?}, plies {at}, {} seen", game.len());
+                let (value, mv) = reference_ensemble_choice(v, &eval, &pos, game, passes, worst);
+                let context = format!(
+                    "passes {passes:?}, worst {worst}, plies {at}, {} seen",
+                    game.len()
+                );
                 assert_eq!((got.score, got.mv), (value, mv), "{context}");
                 assert_eq!(got.depth, if deep == 0 { depth } else { deep }, "{context}");
                 assert_eq!(got.pv.first(), Some(&got.mv), "{context}");
@@ -866,6 +878,7 @@ fn ensemble_leaves_out_moves_and_answers_in_any_budget() {
     let (pos, history) = random_position(&v, 90, 8).unwrap();
     let mut ensemble = Ensemble::modelling(&v, &eval, 12);
     let best = ensemble.choose(&pos, &history, &Budget::depth(3)).unwrap();
+    assert_eq!(best.depth, 3, "no pass deeper than the budget's depth");
     ensemble.exclude_root_moves(&[best.mv]);
     let other = ensemble.choose(&pos, &history, &Budget::depth(3)).unwrap();
     assert_ne!(other.mv, best.mv);

@@ -30,7 +30,8 @@
 //! distance is at most R rows. `ens:models=213,depth=3,deep=5,top=8` is level 10's ensemble
 //! of reply-model searches at six units (`halma_ai::Ensemble`; the values shown are level
 //! 10's): the reply models by digit (1 progress, 2 greedy, 3 rival), the depth every root
-//! move is searched to, the deeper one (0: none) and how many root moves get it.
+//! move is searched to, the deeper one (0: none) and how many root moves get it; `worst=1`
+//! scores a move by its worst value over the models instead of the mean.
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -94,8 +95,8 @@ enum Engine {
     Ensemble(EnsembleOptions),
 }
 
-/// Options of the ensemble engine: `ens:models=213,depth=3,deep=5,top=8` (level 10's at six
-/// units).
+/// Options of the ensemble engine: `ens:models=213,depth=3,deep=5,top=8,worst=0` (level
+/// 10's at six units).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct EnsembleOptions {
     /// Bit `i` set: reply model `i + 1` (1 progress, 2 greedy, 3 rival) takes part.
@@ -105,6 +106,8 @@ struct EnsembleOptions {
     /// The depth the `top` best root moves of that pass are searched to next (0: none).
     deep: u32,
     top: usize,
+    /// 1: a move's worst value over the models instead of the mean.
+    worst: bool,
 }
 
 impl EnsembleOptions {
@@ -114,6 +117,7 @@ impl EnsembleOptions {
             depth: halma_ai::ensemble::ENSEMBLE_DEPTH,
             deep: halma_ai::ensemble::ENSEMBLE_DEEP,
             top: halma_ai::ensemble::ENSEMBLE_TOP,
+            worst: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -129,6 +133,7 @@ impl EnsembleOptions {
                 "depth" => o.depth = value,
                 "deep" => o.deep = value,
                 "top" => o.top = value as usize,
+                "worst" => o.worst = value != 0,
                 _ => return Err(format!("unknown ens option '{name}'")),
             }
         }
@@ -381,6 +386,7 @@ impl Engine {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
                 Ensemble::of_models(variant, eval, bits, &o.reply_models())
                     .with_passes(o.depth, o.deep, o.top)
+                    .with_worst(o.worst)
                     .choose(pos, history, &Budget::timed(Duration::from_millis(ms), 64))
                     .map(|r| r.mv)
             }

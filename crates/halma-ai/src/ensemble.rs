@@ -19,11 +19,10 @@
 //! 147 ms. Measured again in the sixteenth session: against the paranoid searches 21 of 100
 //! on seeds 11 and 12 (102 of 450 in all, 23 %), against greedy players 55 of 100 on seeds 5
 //! and 6 and 57 of 100 on seeds 7 and 8 (240 of 400, 60.0 %), at 64 to 72 ms a move on a
-//! slower day. A deeper pass to depth 7
-//! (about 120 ms a move) came first against the paranoid searches in 71 of 250 where depth 5
-//! did in 60 on the same openings, but against five greedy players in 111 of 200 where depth
-//! 5 did in 128 (`notes/multi.md`, fifteenth session); on seeds 5 and 6 in 61 of 100 where
-//! level 10 did in 55 (sixteenth session).
+//! slower day. A deeper pass to depth 7 (about 120 ms a move) came first against the
+//! paranoid searches in 71 of 250 where depth 5 did in 60 on the same openings, but against
+//! five greedy players in 111 of 200 where depth 5 did in 128 (`notes/multi.md`, fifteenth
+//! session); on seeds 5 and 6 in 61 of 100 where level 10 did in 55 (sixteenth session).
 
 use std::time::Instant;
 

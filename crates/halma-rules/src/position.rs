@@ -346,6 +346,74 @@ impl Variant {
         self.advance_turn(pos);
     }
 
+    /// The move that led to `pos` from the position whose key ([`Position::hash`]) is
+    /// `before`, with that position: the one move of one seat that explains both keys, found
+    /// from the keys alone (a piece of the mover's moved back from `to` to `from`, the turn
+    /// given back to the mover, and the move played again to check that it leads to exactly
+    /// `pos`). `None` when no legal move does: the keys are a resignation's, or of positions
+    /// further apart, or the move changed a seat's standing (a finish), which keys do not show.
+    ///
+    /// A game's position keys ([`crate::Game::recent_keys`]) so give its latest moves, newest
+    /// first, by taking back one after the other.
+    ///
+    /// ```
+    /// use halma_rules::{BoardKind, Game, GameSetup, MoveInput, RuleOptions, Variant};
+    /// use std::sync::Arc;
+    ///
+    /// let variant = Arc::new(Variant::new(&GameSetup { board: BoardKind::Star, players: 3, options: RuleOptions::default() })?);
+    /// let mut game = Game::new(Arc::clone(&variant), variant.seat(0).ok_or("seat")?);
+    /// let mv = game.legal_moves()[0].mv;
+    /// game.play(&MoveInput::FromTo(mv.from, mv.to))?;
+    /// let keys = game.recent_keys();
+    /// let (before, found) = variant.take_back(game.position(), keys[keys.len() - 2]).ok_or("no move")?;
+    /// assert_eq!(found, mv);
+    /// assert_eq!(before.hash(), keys[0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn take_back(&self, pos: &Position, before: u64) -> Option<(Position, Move)> {
+        let changed = pos.hash ^ before;
+        let empty = self.board().all() & !pos.occupied;
+        for seat in 0..self.players() {
+            let turn = turn_key(pos.to_move) ^ turn_key(seat);
+            let mut mask = self.army_mask(seat);
+            while mask != 0 {
+                let army = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                for to in pos.armies[army].iter() {
+                    // The key of the piece on its cell before the move.
+                    let wanted = changed ^ turn ^ piece_key(army, to);
+                    for from in empty.iter() {
+                        if piece_key(army, from) != wanted {
+                            continue;
+                        }
+                        let mut prev = *pos;
+                        prev.armies[army].move_member(to, from);
+                        prev.occupied.move_member(to, from);
+                        prev.toggle_patterns(self.board(), to);
+                        prev.toggle_patterns(self.board(), from);
+                        prev.hash = before;
+                        prev.to_move = seat;
+                        let made = &mut prev.moves_made[usize::from(seat)];
+                        *made = made.saturating_sub(1);
+                        let mv = Move {
+                            from: Cell(from),
+                            to: Cell(to),
+                        };
+                        if self.is_legal(&prev, mv) {
+                            let mut again = prev;
+                            self.play_unchecked(&mut again, mv);
+                            if again == *pos {
+                                return Some((prev, mv));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Takes `seat` out of the game as if it had resigned, with its partner in a team game (a
     /// resignation is the team's, as a loss by the leave-home rule is): its pieces stay on the
     /// board as obstacles (and count as blockers in others' goals), and the turn passes on when

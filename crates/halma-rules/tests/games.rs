@@ -528,3 +528,88 @@ fn recent_keys_follow_the_game() {
     let restored = Game::restore(Arc::clone(game.variant()), &game.snapshot()).unwrap();
     assert_eq!(restored.recent_keys(), game.recent_keys());
 }
+
+/// Every move of a game is found again from the position keys alone ([`Variant::take_back`]),
+/// walking back from the newest position: the move, its mover and the position before it,
+/// except a move that changed a seat's standing (the keys do not show standings), where the
+/// walk stops; and a resignation's keys are explained by no move.
+#[test]
+fn moves_are_taken_back_from_the_keys() {
+    use halma_rules::SplitMix64;
+    let mut stopped_at_finish = 0;
+    for (board, players, teams) in [
+        (BoardKind::Star, 6, false),
+        (BoardKind::Star, 3, false),
+        (BoardKind::Star, 4, true),
+        (BoardKind::Square16, 4, false),
+        (BoardKind::Square8, 2, false),
+    ] {
+        let options = RuleOptions {
+            teams: Some(teams),
+            ..RuleOptions::default()
+        };
+        let variant = Arc::new(
+            Variant::new(&GameSetup {
+                board,
+                players,
+                options,
+            })
+            .unwrap(),
+        );
+        let mut rng = SplitMix64::new(u64::from(players));
+        for length in [30, 60, 120, 400] {
+            let mut game = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
+            let mut positions = vec![*game.position()];
+            while !game.is_over() && game.record().len() < length {
+                let moves = game.legal_moves();
+                // Mostly forward moves, so that seats finish and standings change.
+                let mv = moves[rng.index(moves.len())].mv;
+                let forward = moves.iter().max_by_key(|m| m.path.len()).unwrap().mv;
+                let mv = if rng.below(3) == 0 { mv } else { forward };
+                game.play(&MoveInput::FromTo(mv.from, mv.to)).unwrap();
+                positions.push(*game.position());
+            }
+            let keys = game.recent_keys();
+            let record = game.record();
+            let mut pos = *game.position();
+            let mut walked = 0;
+            for (k, &key) in keys.iter().rev().skip(1).enumerate() {
+                let played = &record[record.len() - 1 - k];
+                let before = positions[positions.len() - 2 - k];
+                match variant.take_back(&pos, key) {
+                    Some((prev, mv)) => {
+                        assert_eq!(mv, played.mv, "{board:?} {players}: move {k} back");
+                        assert_eq!(prev, before, "{board:?} {players}: position {k} back");
+                        assert_eq!(prev.to_move(), played.seat);
+                        pos = prev;
+                        walked += 1;
+                    }
+                    None => {
+                        let standings = |p: &halma_rules::Position| {
+                            variant.seats().map(|s| p.is_active(s)).collect::<Vec<_>>()
+                        };
+                        assert_ne!(
+                            standings(&pos),
+                            standings(&before),
+                            "{board:?} {players}: move {k} back not found, standings unchanged"
+                        );
+                        stopped_at_finish += 1;
+                        break;
+                    }
+                }
+            }
+            // Only a game's last move (which ended it) may stop the walk at once.
+            assert!(
+                walked > 0 || game.is_over(),
+                "{board:?} {players}: nothing taken back"
+            );
+            // A resignation changes no placement: no move explains its keys.
+            let mut resigning = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
+            let before = resigning.position().hash();
+            if resigning.resign(variant.seat(1).unwrap()).is_ok() {
+                assert!(variant.take_back(resigning.position(), before).is_none());
+            }
+        }
+    }
+    assert!(stopped_at_finish > 0, "no walk met a change of standing");
+}

@@ -23,13 +23,21 @@
 //! paranoid searches in 71 of 250 where depth 5 did in 60 on the same openings, but against
 //! five greedy players in 111 of 200 where depth 5 did in 128 (`notes/multi.md`, fifteenth
 //! session); on seeds 5 and 6 in 61 of 100 where level 10 did in 55 (sixteenth session).
+//!
+//! Against opponents seen to race greedily ([`Ensemble::against`] with
+//! [`Opponents::Greedy`]) the searches set half of the best rival's score against their own
+//! (seventeenth session): against five greedy players first in 274 of 400 games (seeds 1 to 8,
+//! 37 to 40 ms a move), where the ensemble on its own race alone came first in 237 of 400 in
+//! the same session. Against five paranoid searches the field was judged greedy at 50 of
+//! level 10's 3,993 moves, and level 10 came first in 29 of 100 (seeds 11 and 12).
 
 use std::time::Instant;
 
 use halma_rules::{Move, Position, Variant};
 
-use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_UNITS};
+use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_SHARE, MODEL_RIVAL_UNITS};
 use crate::eval::Evaluator;
+use crate::opponents::Opponents;
 use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
 
 /// From how many units on level 10 plays the ensemble (the six of the 6-player star; with
@@ -52,6 +60,12 @@ pub const ENSEMBLE_DEEP: u32 = 5;
 
 /// How many root moves the deeper pass looks at.
 pub const ENSEMBLE_TOP: usize = 8;
+
+/// The share of the best rival's score (percent) that level 10's ensemble sets against its
+/// own when the opponents have been seen to race greedily ([`Opponents::Greedy`]; otherwise
+/// [`MODEL_RIVAL_SHARE`], none). A greedy racer does not see a block coming, so a move that
+/// costs the leader a tempo pays.
+pub const GREEDY_FIELD_RIVAL_SHARE: i32 = 50;
 
 /// No deeper value is started once this share of the budget (percent) is gone.
 const DEEP_SHARE: u32 = 60;
@@ -113,6 +127,24 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         Ensemble::of_models(variant, eval, table_bits, &ENSEMBLE_MODELS)
     }
 
+    /// Level 10's ensemble against `opponents` as they have played lately (see
+    /// [`crate::opponents::observe`]): [`Ensemble::modelling`] with
+    /// [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score against greedy racers.
+    #[must_use]
+    pub fn against(
+        variant: &'a Variant,
+        eval: &'a E,
+        table_bits: u32,
+        opponents: Opponents,
+    ) -> Ensemble<'a, E> {
+        let share = if opponents == Opponents::Greedy {
+            GREEDY_FIELD_RIVAL_SHARE
+        } else {
+            MODEL_RIVAL_SHARE
+        };
+        Ensemble::modelling(variant, eval, table_bits).with_rival_share(share)
+    }
+
     /// [`Brs::modelling`] under each of `models` (the first one's line is reported), each
     /// with a table of `2^table_bits` entries.
     #[must_use]
@@ -147,6 +179,19 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     #[must_use]
     pub fn with_worst(mut self, worst: bool) -> Ensemble<'a, E> {
         self.worst = worst;
+        self
+    }
+
+    /// Sets the share of the best rival's score (percent) that every search sets against the
+    /// root unit's own (see [`Brs::with_rival_share`]; level 10's is
+    /// [`crate::brs::MODEL_RIVAL_SHARE`]).
+    #[must_use]
+    pub fn with_rival_share(mut self, percent: i32) -> Ensemble<'a, E> {
+        self.searches = self
+            .searches
+            .into_iter()
+            .map(|s| s.with_rival_share(percent))
+            .collect();
         self
     }
 

@@ -9,6 +9,7 @@ use crate::ensemble::{Ensemble, ENSEMBLE_UNITS};
 use crate::eval::{relative_score, Evaluator, RaceEvaluator};
 use crate::greedy::Greedy;
 use crate::mistakes::{Erring, Mistakes};
+use crate::opponents;
 use crate::pvs::{Pvs, PvsOptions};
 use crate::search::{Budget, ExcludeRootMoves, GAME_HISTORY};
 use crate::sides::Sides;
@@ -161,7 +162,9 @@ pub struct Suggestion {
 /// With three or more, levels 5 to 9 use Best-Reply Search and level 10 plans its own moves
 /// against the replies it predicts for every opponent (each plays the greedy player's move);
 /// with six or more units, level 10 scores every move under three such predictions and plays
-/// the move with the best mean ([`Ensemble`]).
+/// the move with the best mean ([`Ensemble`]). There it also finds the opponents' latest moves
+/// from `recent_hashes`, and when they race greedily it sets half of the best rival's score
+/// against its own ([`crate::opponents`]).
 ///
 /// Returns `None` when the seat to move has no legal move (or no longer plays).
 ///
@@ -281,7 +284,8 @@ pub fn suggest_lines_with<E: Evaluator>(
             };
             Box::new(Pvs::new(variant, eval, options))
         } else if limits.level >= MAX_LEVEL && units >= ENSEMBLE_UNITS {
-            Box::new(Ensemble::modelling(variant, eval, bits))
+            let opponents = opponents::observe(variant, eval, pos, recent_hashes);
+            Box::new(Ensemble::against(variant, eval, bits, opponents))
         } else if limits.level >= MAX_LEVEL {
             Box::new(Brs::modelling(variant, eval, bits))
         } else {

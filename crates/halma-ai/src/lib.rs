@@ -28,6 +28,7 @@ pub mod greedy;
 mod level;
 pub mod mcts;
 mod mistakes;
+pub mod opponents;
 pub mod pvs;
 pub mod reference;
 pub mod search;
@@ -42,6 +43,7 @@ pub use level::{
     suggest, suggest_lines, suggest_lines_with, suggest_with, SearchLimits, Suggestion, MAX_LEVEL,
 };
 pub use mcts::{Mcts, MctsOptions};
+pub use opponents::Opponents;
 pub use pvs::{Pvs, PvsOptions};
 pub use reference::{MultiReference, Reference};
 pub use search::{Budget, ExcludeRootMoves, SearchResult, Strategy};

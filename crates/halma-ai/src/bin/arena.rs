@@ -31,7 +31,10 @@
 //! of reply-model searches at six units (`halma_ai::Ensemble`; the values shown are level
 //! 10's): the reply models by digit (1 progress, 2 greedy, 3 rival), the depth every root
 //! move is searched to, the deeper one (0: none) and how many root moves get it; `worst=1`
-//! scores a move by its worst value over the models instead of the mean.
+//! scores a move by its worst value over the models instead of the mean; `rivals=P` sets P %
+//! of the best rival's score against the own (level 10: 0, or
+//! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
+//! that greedy racers' share when A sees its opponents race greedily, as level 10 does.
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -48,7 +51,9 @@
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
 //!
 //! Besides the results it prints, with three or more sides, how many of A's and of B's moves
-//! each reply model (progress, greedy, rival) scores best, and how the seats finished, for A
+//! each reply model (progress, greedy, rival) scores best, how A's moves saw their
+//! opponents (`halma_ai::opponents::observe`: greedy racers, others, or unknown, as level 10
+//! sees them), and how the seats finished, for A
 //! and for B's seats: the ply of each finish (earliest and median) and how many of the seat's
 //! own pieces stood in its goal then (finishes with the goal partly filled by other players'
 //! pieces are counted apart).
@@ -65,6 +70,7 @@ use std::time::{Duration, Instant};
 
 use halma_ai::brs::{model_agrees, ModelScratch};
 use halma_ai::eval::{Evaluator, Weights};
+use halma_ai::opponents::{self, Opponents};
 use halma_ai::{
     suggest_with, Brs, Budget, Ensemble, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions,
     RaceEvaluator, ReplyModel, SearchLimits, Sides, Strategy,
@@ -108,6 +114,10 @@ struct EnsembleOptions {
     top: usize,
     /// 1: a move's worst value over the models instead of the mean.
     worst: bool,
+    /// The share of the best rival's score (percent) set against the own.
+    rivals: i32,
+    /// 1: the greedy racers' share when the opponents are seen to race greedily.
+    adapt: bool,
 }
 
 impl EnsembleOptions {
@@ -118,6 +128,8 @@ impl EnsembleOptions {
             deep: halma_ai::ensemble::ENSEMBLE_DEEP,
             top: halma_ai::ensemble::ENSEMBLE_TOP,
             worst: false,
+            rivals: halma_ai::brs::MODEL_RIVAL_SHARE,
+            adapt: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -134,6 +146,8 @@ impl EnsembleOptions {
                 "deep" => o.deep = value,
                 "top" => o.top = value as usize,
                 "worst" => o.worst = value != 0,
+                "rivals" => o.rivals = i32::try_from(value.min(100)).unwrap_or(100),
+                "adapt" => o.adapt = value != 0,
                 _ => return Err(format!("unknown ens option '{name}'")),
             }
         }
@@ -387,6 +401,15 @@ impl Engine {
                 Ensemble::of_models(variant, eval, bits, &o.reply_models())
                     .with_passes(o.depth, o.deep, o.top)
                     .with_worst(o.worst)
+                    .with_rival_share(
+                        if o.adapt
+                            && opponents::observe(variant, eval, pos, history) == Opponents::Greedy
+                        {
+                            halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE
+                        } else {
+                            o.rivals
+                        },
+                    )
                     .choose(pos, history, &Budget::timed(Duration::from_millis(ms), 64))
                     .map(|r| r.mv)
             }
@@ -523,6 +546,9 @@ struct Tally {
     /// Per side, per reply model (progress, greedy, rival): how many of its moves the model
     /// scores best (its prediction or a move as good; games of three or more units).
     predicted: [[u64; 3]; 2],
+    /// How A's moves saw their opponents ([`opponents::observe`]: greedy, other, unknown;
+    /// games of three or more units).
+    observed: [u64; 3],
     /// Per side: the pace of every seat that finished (see [`Pace`]).
     paces: [Vec<Pace>; 2],
 }
@@ -755,6 +781,14 @@ fn run() -> Result<(), String> {
                         tally.predicted[side][i] += u64::from(agrees);
                     }
                 }
+                if is_a && sides.units() > 2 {
+                    let kind = match opponents::observe(&variant, &eval, &pos, &history) {
+                        Opponents::Greedy => 0,
+                        Opponents::Other => 1,
+                        Opponents::Unknown => 2,
+                    };
+                    tally.observed[kind] += 1;
+                }
                 tally.time[side] += took;
                 tally.max_time[side] = tally.max_time[side].max(took);
                 tally.moves[side] += 1;
@@ -896,6 +930,10 @@ fn run() -> Result<(), String> {
                 share(1, i)
             );
         }
+        let [greedy, other, unknown] = tally.observed;
+        println!(
+            "A's opponents as seen at A's moves: greedy {greedy}, other {other}, unknown {unknown}"
+        );
     }
     println!("{}", finish_line("A finishes", &tally.finishes[0]));
     println!("{}", finish_line("B finishes", &tally.finishes[1]));

@@ -8,7 +8,9 @@
 # prints a summary. Everything it started is stopped on exit, also on failure or Ctrl-C.
 #
 # Settings (environment): CONNECTIONS (32), DURATION seconds per scenario (10), WARMUP (1),
-# GAMES (64), PLIES played into each read game (20), THREADS of the load generator (2),
+# GAMES (64), PLIES played into each read game (20), PLAYERS of every game created (2; 3, 4
+# or 6 for star games of more players, so that the suggest scenario measures their AI),
+# THREADS of the load generator (2),
 # SCENARIOS (get,moves,play; `suggest` and `health`, the floor of a request that touches no
 # store, may be added or run alone), PERF=1 to profile the server
 # with `perf record` in a second pass (one pass per scenario, after the measured one), OUT
@@ -35,6 +37,7 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-1}
 GAMES=${GAMES:-64}
 PLIES=${PLIES:-20}
+PLAYERS=${PLAYERS:-2}
 THREADS=${THREADS:-2}
 SCENARIOS=${SCENARIOS:-get,moves,play}
 SUGGEST_MS=${SUGGEST_MS:-200}
@@ -124,9 +127,9 @@ curl -fsS "$BASE/readyz" >/dev/null
   echo "# halma load benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo
   echo "- machine: $(nproc) cores, $(uname -sr); load generator, server and Redis on the same cores"
-  echo "- settings: $CONNECTIONS connections, $DURATION s per scenario after $WARMUP s warm-up, $GAMES games with $PLIES plies for the reads, $THREADS load generator threads"
+  echo "- settings: $CONNECTIONS connections, $DURATION s per scenario after $WARMUP s warm-up, $GAMES games of $PLAYERS players with $PLIES plies for the reads, $THREADS load generator threads"
   if [[ ,$SCENARIOS, == *,suggest,* ]]; then
-    echo "- suggest: level 10, time_ms=$SUGGEST_MS, $GAMES games with $SUGGEST_PLIES plies, HALMA_AI_MAX_MS=${HALMA_AI_MAX_MS:-2000 (default)}"
+    echo "- suggest: level 10, time_ms=$SUGGEST_MS, $GAMES games of $PLAYERS players with $SUGGEST_PLIES plies, HALMA_AI_MAX_MS=${HALMA_AI_MAX_MS:-2000 (default)}"
   fi
   echo "- uptime before: $(uptime)"
 } | tee "$RESULT"
@@ -139,7 +142,7 @@ REDIS_PID=$(cat "$OUT/redis.pid")
 # A suggestion may wait for a search slot: leave it twice its budget and a second (5 s at least).
 TIMEOUT_MS=$(( SUGGEST_MS * 2 + 1000 > 5000 ? SUGGEST_MS * 2 + 1000 : 5000 ))
 LOADGEN_ARGS=(--url "$BASE" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP"
-  --games "$GAMES" --plies "$PLIES" --threads "$THREADS" --watch "server=$SERVER_PID" --watch "redis=$REDIS_PID"
+  --games "$GAMES" --plies "$PLIES" --players "$PLAYERS" --threads "$THREADS" --watch "server=$SERVER_PID" --watch "redis=$REDIS_PID"
   --suggest-ms "$SUGGEST_MS" --suggest-plies "$SUGGEST_PLIES" --timeout-ms "$TIMEOUT_MS")
 
 echo "== load generator (about $(( (WARMUP + DURATION) * $(tr ',' '\n' <<<"$SCENARIOS" | wc -l) )) s of load)"
@@ -155,6 +158,7 @@ fi
 LOADGEN_PID=""
 grep -v '^{' "$OUT/loadgen-$STAMP.txt"
 UPTIME_AFTER=$(uptime)
+SERVER_HWM=$(awk '/^VmHWM/ {print $2, $3}' "/proc/$SERVER_PID/status" 2>/dev/null || echo unknown)
 
 {
   echo
@@ -164,6 +168,7 @@ UPTIME_AFTER=$(uptime)
   echo
   grep -E '^\[play\] games' "$OUT/loadgen-$STAMP.txt" || true
   grep -E '^\[suggest\] (budget|search|first failed)' "$OUT/loadgen-$STAMP.txt" | sed 's/^/- /' || true
+  grep -E '^setup: .* suggest scenario' "$OUT/loadgen-$STAMP.txt" | sed 's/^/- /' || true
   echo
   echo "CPU during each measured phase (cores busy; CPU time per answered request):"
   echo
@@ -172,6 +177,7 @@ UPTIME_AFTER=$(uptime)
   echo "Ceiling, redis-benchmark -t get -n 200000 (50 clients) on the same Redis in the same run:"
   echo "\`$REDIS_BENCH\`"
   echo
+  echo "- server's peak resident memory (VmHWM): $SERVER_HWM"
   echo "- uptime after: $UPTIME_AFTER"
 } | tee -a "$RESULT"
 

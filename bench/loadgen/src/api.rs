@@ -14,10 +14,11 @@ use serde_json::json;
 
 use crate::stats::Recorder;
 
-/// The setup every generated game uses: the two-player star, seat 0 first, all seats human
-/// (no AI search inside the measured requests).
-pub fn new_game_body() -> serde_json::Value {
-    json!({ "board": "star", "players": 2, "first_seat": 0 })
+/// The setup every generated game uses: the star with `players` players (2, 3, 4 or 6, as
+/// `--players` allows), seat 0 first, all seats human (no AI search inside the measured
+/// requests).
+pub fn new_game_body(players: u8) -> serde_json::Value {
+    json!({ "board": "star", "players": players, "first_seat": 0 })
 }
 
 /// `201` answer to `POST /v1/games`.
@@ -49,6 +50,8 @@ pub struct GameView {
     pub move_count: u32,
     /// The armies with their goal cells.
     pub armies: Vec<ArmyView>,
+    /// The position in the service's notation.
+    pub position: String,
 }
 
 /// One army (the fields used here).
@@ -366,10 +369,10 @@ impl PlayRecorders {
     }
 }
 
-/// A client playing both seats of its own game with the host token (hot-seat): it lists the
+/// A client playing every seat of its own game with the host token (hot-seat): it lists the
 /// legal moves, picks the one that brings its piece furthest towards the tip of the seat's
-/// goal corner (ties at random), and posts it with the version as `If-Match`. Such games end
-/// after about 130 plies.
+/// goal corner (ties at random), and posts it with the version as `If-Match`. Two-player
+/// games end after about 130 plies.
 #[derive(Debug)]
 pub struct Player {
     /// The game's id.
@@ -384,12 +387,17 @@ pub struct Player {
 }
 
 impl Player {
-    /// Creates a game (timed into `rec.create`).
-    pub async fn create(http: &Http, geometry: &Geometry, rec: &mut PlayRecorders) -> Option<Self> {
+    /// Creates a game of `players` players (timed into `rec.create`).
+    pub async fn create(
+        http: &Http,
+        geometry: &Geometry,
+        players: u8,
+        rec: &mut PlayRecorders,
+    ) -> Option<Self> {
         let request = http
             .client
             .post(http.url("/v1/games"))
-            .json(&new_game_body());
+            .json(&new_game_body(players));
         let created: CreatedGame = exchange_json(request, 201, &mut rec.create).await?;
         let mut player = Self {
             id: created.game.id.clone(),
@@ -522,6 +530,7 @@ mod tests {
                 seat: 0,
                 goal: vec!["g".into(), "h".into()],
             }],
+            position: String::new(),
         };
         player.observe(&geometry, &view);
         let mv = |from: &str, to: &str| LegalMove {

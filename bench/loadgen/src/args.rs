@@ -20,6 +20,7 @@ OPTIONS (defaults in brackets):
   --games N             games read by the get and moves scenarios, 1..=10000 [64]
   --plies P             plies played into each of those games first, 0..=400 [20]
   --max-plies M         play: a game is replaced once it ends or reaches M plies, 1..=2000 [300]
+  --players N           players of every game created (the star): 2, 3, 4 or 6 [2]
   --suggest-ms MS       suggest: the time_ms asked of the AI (level 10), 1..=10000 [200]
   --suggest-plies P     suggest: plies played into each of its --games games first, 1..=100 [40]
   --max-requests R      cap on the requests of one scenario, 1..=100000000 [10000000]
@@ -94,6 +95,8 @@ pub struct Args {
     pub plies: u32,
     /// A played game is replaced once it reaches this many plies.
     pub max_plies: u32,
+    /// Players of every game created, on the star: 2, 3, 4 or 6.
+    pub players: u8,
     /// Suggest: the time budget asked of the AI, in milliseconds.
     pub suggest_ms: u32,
     /// Suggest: plies played into each of its games before it starts.
@@ -123,6 +126,7 @@ impl Default for Args {
             games: 64,
             plies: 20,
             max_plies: 300,
+            players: 2,
             suggest_ms: 200,
             suggest_plies: 40,
             max_requests: 10_000_000,
@@ -187,6 +191,16 @@ pub fn local_base_url(url: &str) -> Result<String, ArgError> {
     }
 }
 
+/// The star's player counts (the rule book's 2, 3, 4 or 6).
+fn players(text: &str) -> Result<u8, ArgError> {
+    match text.parse::<u8>() {
+        Ok(n @ (2 | 3 | 4 | 6)) => Ok(n),
+        _ => Err(ArgError(format!(
+            "--players takes 2, 3, 4 or 6 (the star's player counts), not {text:?}"
+        ))),
+    }
+}
+
 fn watched(text: &str) -> Result<Watched, ArgError> {
     let bad = || ArgError(format!("--watch takes NAME=PID, not {text:?}"));
     let (name, pid) = text.split_once('=').ok_or_else(bad)?;
@@ -241,6 +255,7 @@ impl Command {
                 "--games" => args.games = number(&option, &value, 1, 10_000)?,
                 "--plies" => args.plies = number(&option, &value, 0, 400)?,
                 "--max-plies" => args.max_plies = number(&option, &value, 1, 2000)?,
+                "--players" => args.players = players(&value)?,
                 "--suggest-ms" => args.suggest_ms = number(&option, &value, 1, 10_000)?,
                 "--suggest-plies" => args.suggest_plies = number(&option, &value, 1, 100)?,
                 "--max-requests" => {
@@ -340,6 +355,9 @@ mod tests {
         assert!(parse(&["--watch", "x=-1"]).is_err());
         assert!(parse(&["--suggest-ms", "0"]).is_err());
         assert!(parse(&["--suggest-plies", "0"]).is_err());
+        for bad in ["1", "5", "7", "0", "six", ""] {
+            assert!(parse(&["--players", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -350,6 +368,13 @@ mod tests {
         };
         assert_eq!(args.scenarios, vec![Scenario::Suggest]);
         assert_eq!((args.suggest_ms, args.suggest_plies), (50, 40));
+        assert_eq!(args.players, 2);
+        for players in [2, 3, 4, 6] {
+            let Ok(Command::Run(args)) = parse(&["--players", &players.to_string()]) else {
+                panic!("--players {players} rejected");
+            };
+            assert_eq!(args.players, players);
+        }
         // The request timeout must leave room for the budget and the queue.
         assert!(parse(&["--scenarios", "suggest", "--suggest-ms", "4500"]).is_err());
         assert!(parse(&["--scenarios", "get", "--suggest-ms", "4500"]).is_ok());

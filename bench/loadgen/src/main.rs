@@ -6,10 +6,10 @@
 //!
 //! - `get`: `GET /v1/games/{id}` over `--games` games (each with `--plies` plies played);
 //! - `moves`: `GET /v1/games/{id}/moves` over the same games;
-//! - `play`: every virtual user plays both seats of its own two-player star game with the
-//!   host token: it lists the legal moves, picks the one that brings a piece furthest towards
-//!   the tip of the seat's goal corner, posts it with the version of the last answer as
-//!   `If-Match`, and starts a new game when the game ends (about 130 plies) or reaches
+//! - `play`: every virtual user plays every seat of its own star game with the host token: it
+//!   lists the legal moves, picks the one that brings a piece furthest towards the tip of the
+//!   seat's goal corner, posts it with the version of the last answer as `If-Match`, and
+//!   starts a new game when the game ends (about 130 plies with two players) or reaches
 //!   `--max-plies`. Its table rows are the move posts, and the listings and creations made on
 //!   the way;
 //! - `suggest`: `GET /v1/games/{id}/suggestion?level=10&time_ms=N` (`--suggest-ms`) over
@@ -19,6 +19,10 @@
 //! - `health`: `GET /healthz`, which touches no store and no game: the floor of a request's
 //!   cost on this machine (HTTP, routing, middleware, and the generator's own share), to set
 //!   the other scenarios against.
+//!
+//! Every game created is a star game of `--players` players (2, 3, 4 or 6; two by default), so
+//! the suggest scenario measures the AI of that many players: from three on, level 10's
+//! reply-model search, and at six its ensemble of three.
 //!
 //! The output is a Markdown table (requests/s, p50, p90, p99, max latency, errors by status)
 //! and, with `--json`, one JSON object per scenario. Only `http://127.0.0.1:PORT` targets are
@@ -126,8 +130,9 @@ async fn run(args: &Args) -> Result<Vec<Report>, Box<dyn Error>> {
         let targets = suggest::prepare(args, &geometry, &probe).await?;
         let ended = args.games - targets.len();
         println!(
-            "setup: {} games for the suggest scenario, {} plies each{}, in {:.1} s",
+            "setup: {} games for the suggest scenario ({} different positions), {} plies each{}, in {:.1} s",
             targets.len(),
+            suggest::distinct_positions(&targets),
             args.suggest_plies,
             if ended > 0 {
                 format!(" ({ended} more ended on the way and are left out)")

@@ -104,13 +104,15 @@ pub async fn create_games(
     for worker in 0..workers {
         let http = Http::new(&args.url, args.timeout)?;
         let geometry = Arc::clone(geometry);
-        let (games, max_plies, seed) = (args.games, args.max_plies, args.seed);
+        let (games, max_plies, seed, players) =
+            (args.games, args.max_plies, args.seed, args.players);
         tasks.spawn(async move {
             let mut rec = PlayRecorders::default();
             let mut rng = SmallRng::seed_from_u64(seed ^ ((worker as u64 + 1) << 32));
             let mut ids = Vec::new();
             for _ in (worker..games).step_by(workers) {
-                let Some(mut player) = Player::create(&http, &geometry, &mut rec).await else {
+                let Some(mut player) = Player::create(&http, &geometry, players, &mut rec).await
+                else {
                     continue;
                 };
                 // At most two attempts per ply: a failed step is retried once.
@@ -194,11 +196,11 @@ pub async fn run(
             }
             Scenario::PlayMoves => {
                 let geometry = Arc::clone(geometry);
-                let (max_plies, seed) = (args.max_plies, args.seed);
+                let (max_plies, seed, players) = (args.max_plies, args.seed, args.players);
                 tasks.spawn(async move {
                     let rng = SmallRng::seed_from_u64(seed ^ ((vu as u64 + 1) << 40));
                     let (rec, games) =
-                        play_loop(&http, &geometry, max_plies, rng, phases, cap).await;
+                        play_loop(&http, &geometry, players, max_plies, rng, phases, cap).await;
                     Outcome {
                         rec,
                         games,
@@ -351,11 +353,12 @@ async fn suggest_loop(
     (rec, tally)
 }
 
-/// A play loop: one game of its own, list and play, a new game when it is done; recording
-/// only after the warm-up. Returns the recorders and what became of the games.
+/// A play loop: one game of `players` players of its own, list and play, a new game when it
+/// is done; recording only after the warm-up. Returns the recorders and what became of the games.
 async fn play_loop(
     http: &Http,
     geometry: &Geometry,
+    players: u8,
     max_plies: u32,
     mut rng: SmallRng,
     phases: Phases,
@@ -373,7 +376,7 @@ async fn play_loop(
         let measuring = now >= phases.warm_until;
         let target = if measuring { &mut rec } else { &mut warm };
         let Some(p) = player.as_mut() else {
-            player = Player::create(http, geometry, target).await;
+            player = Player::create(http, geometry, players, target).await;
             if player.is_some() && measuring {
                 games.started += 1;
             }

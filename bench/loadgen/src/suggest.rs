@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::api::{Answer, Geometry, Http, LegalMoves, SetupError};
+use crate::api::{Answer, GameView, Geometry, Http, LegalMoves, SetupError};
 use crate::args::Args;
 use crate::scenario::create_games;
 use crate::stats::Recorder;
@@ -63,9 +63,22 @@ pub struct Target {
     pub seat: u8,
     /// The legal moves, as (from, to) cell names.
     pub legal: HashSet<(String, String)>,
+    /// The position, in the service's notation. The service shares one search among
+    /// identical questions (the position and the positions before it, level and budget), so
+    /// the different positions are a lower bound of the different questions.
+    pub position: String,
 }
 
-/// Creates `args.games` two-player star games, plays `args.suggest_plies` plies into each and
+/// How many different positions `targets` ask about.
+pub fn distinct_positions(targets: &[Target]) -> usize {
+    targets
+        .iter()
+        .map(|t| t.position.as_str())
+        .collect::<HashSet<_>>()
+        .len()
+}
+
+/// Creates `args.games` star games of `args.players` players, plays `args.suggest_plies` plies into each and
 /// lists each game's legal moves. Games that ended on the way are left out.
 ///
 /// # Errors
@@ -95,6 +108,24 @@ pub async fn prepare(
         let Some(seat) = listing.to_move.filter(|_| !listing.moves.is_empty()) else {
             continue;
         };
+        let url = probe.url(&format!("/v1/games/{id}"));
+        let position = match probe.get_json::<GameView>(&url, &mut rec).await {
+            Some(Answer {
+                body: Some(game), ..
+            }) if game.version == listing.version => game.position,
+            Some(Answer {
+                body: Some(game), ..
+            }) => {
+                return Err(SetupError(format!(
+                    "GET /v1/games/{id}: version {} where its moves were listed at {}",
+                    game.version, listing.version
+                )))
+            }
+            Some(Answer { status, .. }) => {
+                return Err(SetupError(format!("GET /v1/games/{id}: status {status}")))
+            }
+            None => return Err(SetupError(format!("GET /v1/games/{id}: no answer"))),
+        };
         targets.push(Target {
             url: probe.url(&format!(
                 "/v1/games/{id}/suggestion?level={LEVEL}&time_ms={}",
@@ -103,6 +134,7 @@ pub async fn prepare(
             version: listing.version,
             seat,
             legal: listing.moves.into_iter().map(|m| (m.from, m.to)).collect(),
+            position,
         });
     }
     if targets.is_empty() {
@@ -394,7 +426,17 @@ mod tests {
                 .iter()
                 .map(|(f, t)| ((*f).to_owned(), (*t).to_owned()))
                 .collect(),
+            position: "star 2 - a1,b2/q1,q2 0".into(),
         }
+    }
+
+    #[test]
+    fn distinct_positions_count_each_position_once() {
+        let mut targets = vec![target(), target(), target()];
+        assert_eq!(distinct_positions(&targets), 1);
+        targets[2].position = "star 2 - a1,b4/q1,q2 1".into();
+        assert_eq!(distinct_positions(&targets), 2);
+        assert_eq!(distinct_positions(&[]), 0);
     }
 
     fn body() -> SuggestionBody {

@@ -30,6 +30,15 @@
 //! 37 to 40 ms a move), where the ensemble on its own race alone came first in 237 of 400 in
 //! the same session. Against five paranoid searches the field was judged greedy at 50 of
 //! level 10's 3,993 moves, and level 10 came first in 29 of 100 (seeds 11 and 12).
+//!
+//! Against every other field, and while the opponents are unknown, level 10 searches its
+//! deeper pass to [`OTHER_FIELD_DEEP`] and scores every move by its worst value over the
+//! models (eighteenth session, arena `ens:adapt=1,deep=7,worst=1`, which differs from it only
+//! at the 20 of about 3,900 moves where the paranoid field was judged greedy): against five
+//! paranoid searches first in 60 of 200 games (34 of 100 on seeds 13 and 14, 26 of 100 on
+//! seeds 11 and 12; 117 ms a move against the seats' 141), where level 10 before it came
+//! first in 126 of 500 on the same openings over the earlier sessions (25 %). Against five
+//! greedy players (seeds 1 to 8) level 10 then came first in 264 of 400.
 
 use std::time::Instant;
 
@@ -53,10 +62,15 @@ pub const ENSEMBLE_MODELS: [ReplyModel; 3] =
 pub const ENSEMBLE_DEPTH: u32 = 3;
 
 /// The depth the best [`ENSEMBLE_TOP`] root moves of the first pass are searched to next
-/// (three own moves). Depth 7 would use more of a 200 ms budget (about 120 ms a move
-/// instead of 40) but came first against five greedy players in 50 of 100 games where depth
-/// 5 came first in 65 (module documentation).
+/// (three own moves) against greedy racers ([`Ensemble::against`]). Depth 7 uses more of a
+/// 200 ms budget (about 120 ms a move instead of 40) and came first against five greedy
+/// players in 50 of 100 games where depth 5 came first in 65 (module documentation).
 pub const ENSEMBLE_DEEP: u32 = 5;
+
+/// The deeper pass's depth against opponents not seen to race greedily (four own moves;
+/// [`Ensemble::against`]), where each move is also scored by its worst value over the reply
+/// models ([`Ensemble::with_worst`]) rather than the mean.
+pub const OTHER_FIELD_DEEP: u32 = 7;
 
 /// How many root moves the deeper pass looks at.
 pub const ENSEMBLE_TOP: usize = 8;
@@ -128,8 +142,12 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     }
 
     /// Level 10's ensemble against `opponents` as they have played lately (see
-    /// [`crate::opponents::observe`]): [`Ensemble::modelling`] with
-    /// [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score against greedy racers.
+    /// [`crate::opponents::observe`]). Against greedy racers: [`Ensemble::modelling`] with
+    /// [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score, the deeper pass at
+    /// [`ENSEMBLE_DEEP`], the mean over the models. Against anyone else, and while the
+    /// opponents are unknown: the own race alone ([`MODEL_RIVAL_SHARE`]), the deeper pass at
+    /// [`OTHER_FIELD_DEEP`], and every move scored by its worst value over the models (a
+    /// plan that holds whichever way searching opponents reply; module documentation).
     #[must_use]
     pub fn against(
         variant: &'a Variant,
@@ -137,12 +155,15 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         table_bits: u32,
         opponents: Opponents,
     ) -> Ensemble<'a, E> {
-        let share = if opponents == Opponents::Greedy {
-            GREEDY_FIELD_RIVAL_SHARE
+        let ensemble = Ensemble::modelling(variant, eval, table_bits);
+        if opponents == Opponents::Greedy {
+            ensemble.with_rival_share(GREEDY_FIELD_RIVAL_SHARE)
         } else {
-            MODEL_RIVAL_SHARE
-        };
-        Ensemble::modelling(variant, eval, table_bits).with_rival_share(share)
+            ensemble
+                .with_rival_share(MODEL_RIVAL_SHARE)
+                .with_passes(ENSEMBLE_DEPTH, OTHER_FIELD_DEEP, ENSEMBLE_TOP)
+                .with_worst(true)
+        }
     }
 
     /// [`Brs::modelling`] under each of `models` (the first one's line is reported), each
@@ -172,10 +193,12 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
-    /// Scores every root move by its worst value over the searches instead of the mean (not
-    /// level 10's: first against five paranoid searches in 26 of 100 games on seeds 13 and 14
-    /// where the mean came first in 21, but against five greedy players in 57 of 100 where the
-    /// mean came first in 63; see `notes/multi.md`, fifteenth session).
+    /// Scores every root move by its worst value over the searches instead of the mean
+    /// (level 10's against opponents not seen to race greedily, with the deeper pass at
+    /// [`OTHER_FIELD_DEEP`], see [`Ensemble::against`]; at depth 5 it came first against five
+    /// paranoid searches in 26 of 100 games on seeds 13 and 14 where the mean came first in
+    /// 21, and against five greedy players in 57 of 100 where the mean came first in 63;
+    /// `notes/multi.md`, fifteenth and eighteenth sessions).
     #[must_use]
     pub fn with_worst(mut self, worst: bool) -> Ensemble<'a, E> {
         self.worst = worst;

@@ -161,10 +161,11 @@ pub struct Suggestion {
 /// sides (two players, or two teams of partners) are searched with iterative deepening PVS.
 /// With three or more, levels 5 to 9 use Best-Reply Search and level 10 plans its own moves
 /// against the replies it predicts for every opponent (each plays the greedy player's move);
-/// with six or more units, level 10 scores every move under three such predictions and plays
-/// the move with the best mean ([`Ensemble`]). There it also finds the opponents' latest moves
-/// from `recent_hashes`, and when they race greedily it sets half of the best rival's score
-/// against its own ([`crate::opponents`]).
+/// with six or more units, level 10 scores every move under three such predictions
+/// ([`Ensemble`]). There it also finds the opponents' latest moves from `recent_hashes`
+/// ([`crate::opponents`]): when they race greedily it sets half of the best rival's score
+/// against its own and plays the move with the best mean; against anyone else it plans one
+/// own move deeper and plays the move whose worst value is best ([`Ensemble::against`]).
 ///
 /// Returns `None` when the seat to move has no legal move (or no longer plays).
 ///

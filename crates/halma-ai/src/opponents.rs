@@ -7,7 +7,8 @@
 //! Level 10's ensemble sets half of the best rival's score against its own only against
 //! opponents that race greedily ([`crate::ensemble::GREEDY_FIELD_RIVAL_SHARE`]): against
 //! them it pays to cost the leader a tempo, against searching opponents it does not (they
-//! block whoever leads already).
+//! block whoever leads already). Against the others it plans one own move deeper and keeps
+//! to moves that hold under every reply model ([`crate::Ensemble::against`]).
 
 use halma_rules::{Position, Variant};
 

@@ -8,7 +8,9 @@
 use std::time::Duration;
 
 use halma_ai::brs::MODEL_RIVAL_SHARE;
-use halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE;
+use halma_ai::ensemble::{
+    ENSEMBLE_DEEP, ENSEMBLE_DEPTH, ENSEMBLE_TOP, GREEDY_FIELD_RIVAL_SHARE, OTHER_FIELD_DEEP,
+};
 use halma_ai::opponents::{greedy_agreement, observe, MIN_OBSERVED, OBSERVED_PLIES};
 use halma_ai::{
     suggest, Budget, Ensemble, Greedy, Opponents, RaceEvaluator, SearchLimits, Strategy,
@@ -125,56 +127,75 @@ fn too_little_evidence_is_unknown() {
     assert_eq!(greedy_agreement(&v, &eval, &pos, &gapped).1, 2);
 }
 
-/// Level 10's ensemble sets [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score against
-/// its own when the opponents are seen to race greedily, else [`MODEL_RIVAL_SHARE`]; and
-/// `suggest` at level 10 takes how they played from the game's keys. Compared with the same
-/// ensembles built by hand.
+/// Level 10's ensemble plays against the opponents as they have played: against greedy
+/// racers with [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score, the deeper pass at
+/// [`ENSEMBLE_DEEP`] and the mean over the models; against others and unknown opponents with
+/// [`MODEL_RIVAL_SHARE`], the deeper pass at [`OTHER_FIELD_DEEP`] and the worst value over
+/// the models. `suggest` at level 10 takes how they played from the game's keys. Compared
+/// with the same ensembles built by hand.
 #[test]
-fn level_ten_takes_its_rival_share_from_the_opponents() {
+fn level_ten_plays_against_the_opponents_it_sees() {
     let v = star(6);
     let eval = RaceEvaluator::new(&v);
-    let shared = |share: i32, pos: &Position, keys: &[u64], budget: &Budget| {
-        let r = Ensemble::modelling(&v, &eval, 14)
-            .with_rival_share(share)
-            .choose(pos, keys, budget)
-            .unwrap();
-        (r.mv, r.score)
+    let by_hand = |greedy_field: bool, pos: &Position, keys: &[u64], budget: &Budget| {
+        let ensemble = Ensemble::modelling(&v, &eval, 14);
+        let r = if greedy_field {
+            ensemble
+                .with_rival_share(GREEDY_FIELD_RIVAL_SHARE)
+                .with_passes(ENSEMBLE_DEPTH, ENSEMBLE_DEEP, ENSEMBLE_TOP)
+        } else {
+            ensemble
+                .with_rival_share(MODEL_RIVAL_SHARE)
+                .with_passes(ENSEMBLE_DEPTH, OTHER_FIELD_DEEP, ENSEMBLE_TOP)
+                .with_worst(true)
+        }
+        .choose(pos, keys, budget)
+        .unwrap();
+        (r.mv, r.score, r.depth)
     };
     let against = |opponents, pos: &Position, keys: &[u64], budget: &Budget| {
         let r = Ensemble::against(&v, &eval, 14, opponents)
             .choose(pos, keys, budget)
             .unwrap();
-        (r.mv, r.score)
+        (r.mv, r.score, r.depth)
     };
     // Long enough for both of the ensemble's passes to complete even on a crowded machine (a
-    // pass stops on its depth, not on the clock: the test takes seconds), so that the answer
-    // does not depend on the clock. 20 s was not enough for a test run at the lowest
-    // priority beside two busy processes on two cores.
+    // pass stops on its depth, not on the clock), so that the answer does not depend on the
+    // clock: the depth-7 passes take about half a minute unoptimised. 20 s was not enough for a test run at the lowest priority beside two busy
+    // processes on two cores.
     let limits = SearchLimits::new(10, Duration::from_secs(600));
     let passes = Budget::timed(limits.time_budget, 64);
     let mut differs = 0;
-    for plies in [36, 54, 72] {
+    for plies in [36, 72] {
         let (pos, keys) = play(&v, plies, |_| false);
-        let depth3 = Budget::depth(3);
-        let greedy = shared(GREEDY_FIELD_RIVAL_SHARE, &pos, &keys, &depth3);
-        let others = shared(MODEL_RIVAL_SHARE, &pos, &keys, &depth3);
-        assert_eq!(against(Opponents::Greedy, &pos, &keys, &depth3), greedy);
-        assert_eq!(against(Opponents::Other, &pos, &keys, &depth3), others);
-        assert_eq!(against(Opponents::Unknown, &pos, &keys, &depth3), others);
+        // Both passes, cut at depth 5 so that the two fields differ in share and aggregation.
+        let depth5 = Budget::depth(5);
+        let greedy = by_hand(true, &pos, &keys, &depth5);
+        let others = by_hand(false, &pos, &keys, &depth5);
+        assert_eq!(against(Opponents::Greedy, &pos, &keys, &depth5), greedy);
+        assert_eq!(against(Opponents::Other, &pos, &keys, &depth5), others);
+        assert_eq!(against(Opponents::Unknown, &pos, &keys, &depth5), others);
 
-        // suggest: the greedy racers' share with the game's keys, the other without them.
+        // suggest: the greedy racers' ensemble with the game's keys, the other without them,
+        // each with its deeper pass complete.
         assert_eq!(observe(&v, &eval, &pos, &keys), Opponents::Greedy);
         let with_keys = suggest(&v, &pos, &keys, &limits).unwrap();
-        let want = shared(GREEDY_FIELD_RIVAL_SHARE, &pos, &keys, &passes);
-        assert_eq!((with_keys.mv, with_keys.score), want, "after {plies} plies");
-        let without = suggest(&v, &pos, &[], &limits).unwrap();
-        let want_without = shared(MODEL_RIVAL_SHARE, &pos, &[], &passes);
+        let want = by_hand(true, &pos, &keys, &passes);
+        assert_eq!(want.2, ENSEMBLE_DEEP, "after {plies} plies");
         assert_eq!(
-            (without.mv, without.score),
+            (with_keys.mv, with_keys.score, with_keys.depth),
+            want,
+            "after {plies} plies"
+        );
+        let without = suggest(&v, &pos, &[], &limits).unwrap();
+        let want_without = by_hand(false, &pos, &[], &passes);
+        assert_eq!(want_without.2, OTHER_FIELD_DEEP, "after {plies} plies");
+        assert_eq!(
+            (without.mv, without.score, without.depth),
             want_without,
             "after {plies} plies"
         );
-        differs += usize::from(want != want_without);
+        differs += usize::from((want.0, want.1) != (want_without.0, want_without.1));
     }
-    assert!(differs > 0, "the two shares scored every position alike");
+    assert!(differs > 0, "the two fields scored every position alike");
 }

@@ -34,7 +34,9 @@
 //! scores a move by its worst value over the models instead of the mean; `rivals=P` sets P %
 //! of the best rival's score against the own (level 10: 0, or
 //! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
-//! that greedy racers' share when A sees its opponents race greedily, as level 10 does.
+//! that greedy racers' share when A sees its opponents race greedily (the other options
+//! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against
+//! opponents not seen to race greedily, `halma_ai::Ensemble::against`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games

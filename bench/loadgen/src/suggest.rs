@@ -78,8 +78,9 @@ pub fn distinct_positions(targets: &[Target]) -> usize {
         .len()
 }
 
-/// Creates `args.games` star games of `args.players` players, plays `args.suggest_plies` plies into each and
-/// lists each game's legal moves. Games that ended on the way are left out.
+/// Creates `args.games` star games of `args.players` players, plays `args.suggest_plies`
+/// plies into each and lists each game's legal moves and reads its position. Games that
+/// ended on the way are left out.
 ///
 /// # Errors
 /// [`SetupError`] when the games cannot be created or listed, or none is left to ask about.

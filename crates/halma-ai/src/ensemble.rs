@@ -34,11 +34,12 @@
 //! Against every other field, and while the opponents are unknown, level 10 searches its
 //! deeper pass to [`OTHER_FIELD_DEEP`] and scores every move by its worst value over the
 //! models (eighteenth session, arena `ens:adapt=1,deep=7,worst=1`, which differs from it only
-//! at the 20 of about 3,900 moves where the paranoid field was judged greedy): against five
+//! at the 55 of 7,972 moves where the paranoid field was judged greedy): against five
 //! paranoid searches first in 60 of 200 games (34 of 100 on seeds 13 and 14, 26 of 100 on
-//! seeds 11 and 12; 117 ms a move against the seats' 141), where level 10 before it came
-//! first in 126 of 500 on the same openings over the earlier sessions (25 %). Against five
-//! greedy players (seeds 1 to 8) level 10 then came first in 264 of 400.
+//! seeds 11 and 12; 117 to 123 ms a move against the seats' 139 to 142), where level 10
+//! before it came first in 126 of 500 on the same openings over the earlier sessions (25 %);
+//! level 10 itself then came first in 23 of 100 on seeds 15 and 16 (83 of 300 in all, 28 %).
+//! Against five greedy players (seeds 1 to 8) level 10 then came first in 264 of 400.
 
 use std::time::Instant;
 

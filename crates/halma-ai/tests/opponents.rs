@@ -161,8 +161,8 @@ fn level_ten_plays_against_the_opponents_it_sees() {
     };
     // Long enough for both of the ensemble's passes to complete even on a crowded machine (a
     // pass stops on its depth, not on the clock), so that the answer does not depend on the
-    // clock: the depth-7 passes take about half a minute unoptimised. 20 s was not enough for a test run at the lowest priority beside two busy
-    // processes on two cores.
+    // clock: the depth-7 passes take about half a minute unoptimised, and 20 s was not
+    // enough for a depth-5 run at the lowest priority beside two busy processes.
     let limits = SearchLimits::new(10, Duration::from_secs(600));
     let passes = Budget::timed(limits.time_budget, 64);
     let mut differs = 0;

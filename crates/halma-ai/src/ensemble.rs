@@ -38,7 +38,9 @@
 //! paranoid searches first in 60 of 200 games (34 of 100 on seeds 13 and 14, 26 of 100 on
 //! seeds 11 and 12; 117 to 123 ms a move against the seats' 139 to 142), where level 10
 //! before it came first in 126 of 500 on the same openings over the earlier sessions (25 %);
-//! level 10 itself then came first in 23 of 100 on seeds 15 and 16 (83 of 300 in all, 28 %).
+//! level 10 itself then came first in 23 of 100 on seeds 15 and 16, and in the nineteenth
+//! session 33 of 100 on seeds 17 and 18 and 24 of 100 on seeds 19 and 20 (140 of 500 in
+//! all, 28 %).
 //! Against five greedy players (seeds 1 to 8) level 10 then came first in 264 of 400.
 
 use std::time::Instant;
@@ -215,6 +217,17 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             .searches
             .into_iter()
             .map(|s| s.with_rival_share(percent))
+            .collect();
+        self
+    }
+
+    /// Sets [`Brs::with_plugs`] on every search (off in level 10; arena `ens:...,plugs=1`).
+    #[must_use]
+    pub fn with_plugs(mut self, on: bool) -> Ensemble<'a, E> {
+        self.searches = self
+            .searches
+            .into_iter()
+            .map(|s| s.with_plugs(on))
             .collect();
         self
     }

@@ -189,6 +189,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_waiting: i32,
     /// The one root move searched, when set.
     root_move: Option<Move>,
+    /// Whether the opponents plug the root unit's goal ([`crate::Brs::with_plugs`]).
+    plugs: bool,
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -206,7 +208,56 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             root_progress: 0,
             root_waiting: 0,
             root_move: None,
+            plugs: false,
         }
+    }
+
+    /// Sets whether the opponents' predicted moves plug the root unit's goal, as
+    /// [`crate::Brs::with_plugs`] does.
+    #[must_use]
+    pub fn with_plugs(mut self, on: bool) -> MultiReference<'a, E> {
+        self.plugs = on;
+        self
+    }
+
+    /// Whether a piece of `seat` in another unit's goal does not count there at `pos`.
+    fn does_not_count(&self, pos: &Position, seat: Seat) -> bool {
+        let v = self.plain.variant;
+        !v.options().anti_blocking || !v.is_blocker_owner(pos, seat)
+    }
+
+    /// The cells of the root unit's goals: the empty ones, and those where a piece of
+    /// another unit stands that does not count there, with its owner.
+    fn root_goal_gaps(&self, pos: &Position) -> (Vec<u8>, Vec<(u8, Seat)>) {
+        let v = self.plain.variant;
+        let mut holes = Vec::new();
+        let mut plugs = Vec::new();
+        for (a, army) in v.armies().iter().enumerate() {
+            if !self.is_root_unit(army.owner) {
+                continue;
+            }
+            for cell in army.goal.iter() {
+                if !pos.occupied().has(cell) {
+                    holes.push(cell);
+                    continue;
+                }
+                if pos.army(a).has(cell) {
+                    continue;
+                }
+                let owner = v
+                    .armies()
+                    .iter()
+                    .enumerate()
+                    .find(|(b, _)| pos.army(*b).has(cell))
+                    .map(|(_, other)| other.owner);
+                if let Some(o) = owner {
+                    if !self.is_root_unit(o) && self.does_not_count(pos, o) {
+                        plugs.push((cell, o));
+                    }
+                }
+            }
+        }
+        (holes, plugs)
     }
 
     /// Searches the root move `mv` alone, as [`crate::Brs`] does with every other root move
@@ -494,7 +545,27 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                     (g, after, mv)
                 })
                 .collect();
-            let best = first_best(scored.iter()).copied();
+            let mut best = first_best(scored.iter()).copied();
+            if self.plugs {
+                let (holes, plugs) = self.root_goal_gaps(&at);
+                let plug = first_best(scored.iter().filter(|c| {
+                    holes.len() == 1
+                        && plugs.is_empty()
+                        && c.2.to.index() == holes[0]
+                        && self.does_not_count(&c.1, seat)
+                }));
+                let mine: Vec<u8> = plugs
+                    .iter()
+                    .filter(|&&(_, o)| o == seat)
+                    .map(|&(c, _)| c)
+                    .collect();
+                let kept = first_best(scored.iter().filter(|c| {
+                    holes.len() <= 1 && !mine.is_empty() && !mine.contains(&c.2.from.index())
+                }));
+                if let Some(p) = plug.or(kept) {
+                    best = Some(*p);
+                }
+            }
             // The seat's moves by gain, highest first, generation order among equals.
             let mut ranked: Vec<&(i32, Position, Move)> = scored.iter().collect();
             ranked.sort_by_key(|c| std::cmp::Reverse(c.0));

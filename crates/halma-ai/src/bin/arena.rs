@@ -35,8 +35,9 @@
 //! of the best rival's score against the own (level 10: 0, or
 //! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
 //! that greedy racers' share when A sees its opponents race greedily (the other options
-//! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against
-//! opponents not seen to race greedily, `halma_ai::Ensemble::against`).
+//! apply whatever A sees; level 10 itself also takes depth 7, the worst value and plugs
+//! against opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1`
+//! predicts that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -64,7 +65,8 @@
 //! of those moves brought no piece forward. Last, each side's gated finishes: seats whose
 //! goals were full (every cell taken, some by other players' pieces that did not count yet
 //! under the anti-blocking rule's grace period) before they finished, and how many plies they
-//! waited so.
+//! waited so; and how often a seat's last empty goal cell was taken by a piece that did not
+//! count there yet (a plug), on A's goal and on B's.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -120,6 +122,8 @@ struct EnsembleOptions {
     rivals: i32,
     /// 1: the greedy racers' share when the opponents are seen to race greedily.
     adapt: bool,
+    /// 1: the model layers predict plugs of the own goal (`Brs::with_plugs`).
+    plugs: bool,
 }
 
 impl EnsembleOptions {
@@ -132,6 +136,7 @@ impl EnsembleOptions {
             worst: false,
             rivals: halma_ai::brs::MODEL_RIVAL_SHARE,
             adapt: false,
+            plugs: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -150,6 +155,7 @@ impl EnsembleOptions {
                 "worst" => o.worst = value != 0,
                 "rivals" => o.rivals = i32::try_from(value.min(100)).unwrap_or(100),
                 "adapt" => o.adapt = value != 0,
+                "plugs" => o.plugs = value != 0,
                 _ => return Err(format!("unknown ens option '{name}'")),
             }
         }
@@ -403,6 +409,7 @@ impl Engine {
                 Ensemble::of_models(variant, eval, bits, &o.reply_models())
                     .with_passes(o.depth, o.deep, o.top)
                     .with_worst(o.worst)
+                    .with_plugs(o.plugs)
                     .with_rival_share(
                         if o.adapt
                             && opponents::observe(variant, eval, pos, history) == Opponents::Greedy
@@ -553,6 +560,9 @@ struct Tally {
     observed: [u64; 3],
     /// Per side: the pace of every seat that finished (see [`Pace`]).
     paces: [Vec<Pace>; 2],
+    /// Per side: how often the last empty cell of a seat's goals was taken by a piece that
+    /// does not count there yet (a plug, see `halma_ai::Brs::with_plugs`).
+    plugged: [u32; 2],
 }
 
 /// The race distances (sum of the pieces' potentials, in rows) at which [`Pace`] notes how
@@ -598,6 +608,26 @@ fn goals_full(variant: &Variant, pos: &Position, seat: Seat) -> bool {
         let goal = variant.armies()[a].goal;
         (goal & !pos.occupied()).is_empty() && !(goal & pos.army(a)).is_empty()
     })
+}
+
+/// The empty cells of `seat`'s goals, and the cells there held by pieces of other seats that
+/// do not count yet (the anti-blocking rule's grace period; every foreign piece without the
+/// rule).
+fn goal_gaps(variant: &Variant, pos: &Position, seat: Seat) -> (u32, u32) {
+    let mut goal = halma_rules::Bitboard::EMPTY;
+    for a in variant.armies_of(seat) {
+        goal |= variant.armies()[a].goal;
+    }
+    let holes = (goal & !pos.occupied()).count();
+    let plugs = variant
+        .seats()
+        .filter(|&o| {
+            o != seat && (!variant.options().anti_blocking || !variant.is_blocker_owner(pos, o))
+        })
+        .flat_map(|o| variant.armies_of(o))
+        .map(|a| (goal & pos.army(a)).count())
+        .sum();
+    (holes, plugs)
 }
 
 /// One line on the finishes of one side that waited with full goals (see [`Pace::gated`]).
@@ -753,6 +783,8 @@ fn run() -> Result<(), String> {
         let mut moves = Vec::new();
         let mut gains = ModelScratch::default();
         let mut paces = vec![Pace::default(); players];
+        // Per seat: its goals' empty cells and plugs (see `goal_gaps`).
+        let mut gaps = vec![(0u32, 0u32); players];
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
@@ -808,6 +840,18 @@ fn run() -> Result<(), String> {
                 let pace = &mut paces[usize::from(s.index())];
                 pace.full_since = goals_full(&variant, game.position(), s)
                     .then(|| pace.full_since.unwrap_or(ply));
+            }
+            for s in variant.seats() {
+                let now = goal_gaps(&variant, game.position(), s);
+                let before = std::mem::replace(&mut gaps[usize::from(s.index())], now);
+                if before.0 == 1 && now.0 == 0 && now.1 > before.1 {
+                    let of_a = if args.a_team {
+                        sides.unit(s) == sides.unit(a_seat)
+                    } else {
+                        s == a_seat
+                    };
+                    tally.plugged[usize::from(!of_a)] += 1;
+                }
             }
             if args.trace > 0 && ply.is_multiple_of(args.trace) {
                 let distances: Vec<String> = variant
@@ -943,6 +987,10 @@ fn run() -> Result<(), String> {
     println!("{}", pace_line("B pace", &tally.paces[1]));
     println!("{}", gate_line("A gated", &tally.paces[0]));
     println!("{}", gate_line("B gated", &tally.paces[1]));
+    println!(
+        "last goal cell taken by a piece that does not count yet: A {} times, B {} times",
+        tally.plugged[0], tally.plugged[1]
+    );
     Ok(())
 }
 

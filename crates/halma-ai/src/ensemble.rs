@@ -212,23 +212,19 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// root unit's own (see [`Brs::with_rival_share`]; level 10's is
     /// [`crate::brs::MODEL_RIVAL_SHARE`]).
     #[must_use]
-    pub fn with_rival_share(mut self, percent: i32) -> Ensemble<'a, E> {
-        self.searches = self
-            .searches
-            .into_iter()
-            .map(|s| s.with_rival_share(percent))
-            .collect();
-        self
+    pub fn with_rival_share(self, percent: i32) -> Ensemble<'a, E> {
+        self.map_searches(|s| s.with_rival_share(percent))
     }
 
     /// Sets [`Brs::with_plugs`] on every search (off in level 10; arena `ens:...,plugs=1`).
     #[must_use]
-    pub fn with_plugs(mut self, on: bool) -> Ensemble<'a, E> {
-        self.searches = self
-            .searches
-            .into_iter()
-            .map(|s| s.with_plugs(on))
-            .collect();
+    pub fn with_plugs(self, on: bool) -> Ensemble<'a, E> {
+        self.map_searches(|s| s.with_plugs(on))
+    }
+
+    /// Applies `f` to every search.
+    fn map_searches(mut self, f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
+        self.searches = self.searches.into_iter().map(f).collect();
         self
     }
 

@@ -35,9 +35,10 @@
 //! of the best rival's score against the own (level 10: 0, or
 //! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
 //! that greedy racers' share when A sees its opponents race greedily (the other options
-//! apply whatever A sees; level 10 itself also takes depth 7, the worst value and plugs
-//! against opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1`
-//! predicts that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`).
+//! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against
+//! opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1` predicts
+//! that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`,
+//! not level 10's).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games

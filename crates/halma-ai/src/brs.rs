@@ -241,8 +241,9 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// seats took A's last hole 5 times in 100 games (their own 42 times in 500) and A
     /// waited with full goals at 7 of 97 finishes, where level 10 waited at 12 of 96; but
     /// A came first in 25 of 100 games where level 10 came first in 33 on the same openings;
-    /// on seeds 19 and 20 in 34 of 100 where level 10 came first in 24 (59 of 200 against
-    /// 57 of 200, within the noise).
+    /// on seeds 19 and 20 in 34 of 100 where level 10 came first in 24; on seeds 21 to 24
+    /// (twentieth session) in 33 and 23 of 100 where level 10 came first in 26 and 21 (115
+    /// of 400 against 104 of 400 over seeds 17 to 24, about 0.9 standard errors apart).
     #[must_use]
     pub fn with_plugs(mut self, on: bool) -> Brs<'a, E> {
         self.plugs = on;

@@ -29,7 +29,7 @@ use std::ops::RangeInclusive;
 use halma_rules::{Bitboard, Move, Position, Seat, Variant};
 
 use crate::eval::{
-    relative_score, relative_score_with, unit_score, Evaluator, FULL_RIVAL, ROW, WIN,
+    relative_score, relative_score_with, unit_score, Evaluator, FULL_RIVAL, ROW, WIN, WIN_THRESHOLD,
 };
 use crate::pvs::CONTEMPT;
 use crate::search::{
@@ -675,7 +675,11 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             } else {
                 0
             };
-            let score = self.search(&next, depth - 1, alpha + w, beta + w, ply + 1, next_layer) - w;
+            let (lo, hi) = (unadjusted(alpha, w), unadjusted(beta, w));
+            let score = adjusted(
+                self.search(&next, depth - 1, lo, hi, ply + 1, next_layer),
+                w,
+            );
             if self.core.clock.stopped {
                 break;
             }
@@ -842,6 +846,30 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         }) {
             set_turn(self.core.variant, pos, s);
         }
+    }
+}
+
+/// A child's value as its parent counts it, less the root unit's adjustment `w` for the move
+/// (its waiting cost, less the root progress: [`Brs::with_root_progress`]). A proven win or
+/// loss keeps its value: the adjustment is a judgement of positions still in play, and a
+/// quicker win must score higher whatever the moves on the way look like (else a move that
+/// brings a piece two rows forward and finishes a round later outscores the finishing step).
+/// Monotone wherever evaluations lie (far inside [`WIN_THRESHOLD`]), so that alpha-beta
+/// bounds carry over through [`unadjusted`].
+pub(crate) fn adjusted(score: i32, w: i32) -> i32 {
+    if score.abs() >= WIN_THRESHOLD {
+        score
+    } else {
+        score - w
+    }
+}
+
+/// The inverse of [`adjusted`]: a parent's window bound as the child sees it.
+fn unadjusted(bound: i32, w: i32) -> i32 {
+    if bound.abs() >= WIN_THRESHOLD {
+        bound
+    } else {
+        bound + w
     }
 }
 

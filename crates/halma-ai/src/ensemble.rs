@@ -48,7 +48,7 @@ use std::time::Instant;
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_SHARE, MODEL_RIVAL_UNITS};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, WIN_THRESHOLD};
 use crate::opponents::Opponents;
 use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
 
@@ -230,7 +230,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
 
     /// The value of root move `mv` at `depth`: the mean of the searches' values (their least
     /// with [`Ensemble::with_worst`]) with every other root move left out; `None` when the
-    /// clock stopped a search before that depth.
+    /// clock stopped a search before that depth. A search that proved a win or a loss stops
+    /// deepening there (the value holds at every depth), so its value counts as reached.
     fn score(
         &mut self,
         pos: &Position,
@@ -253,7 +254,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             search.exclude_root_moves(&self.others);
             let r = search.choose(pos, history, &budget)?;
             self.nodes += r.nodes;
-            if r.depth < depth {
+            if r.depth < depth && r.score.abs() < WIN_THRESHOLD {
                 return None;
             }
             sum += i64::from(r.score);

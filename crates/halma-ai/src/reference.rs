@@ -5,7 +5,7 @@
 
 use halma_rules::{Bitboard, Move, Position, Seat, Variant};
 
-use crate::brs::{breaks, ladder_cells, MultiMode, ReplyModel};
+use crate::brs::{adjusted, breaks, ladder_cells, MultiMode, ReplyModel};
 use crate::eval::{relative_score, relative_score_with, Evaluator, FULL_RIVAL, ROW, WIN};
 use crate::pvs::{CONTEMPT, TEMPO};
 use crate::search::{Budget, SearchResult, Strategy};
@@ -479,7 +479,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
         for (next, mv, w) in children {
             let next_max = self.mode.next_layer(is_max);
             let (score, _) = self.search(&next, depth - 1, ply + 1, next_max);
-            let score = score - w;
+            let score = adjusted(score, w);
             if (is_max && score > best.0) || (!is_max && score < best.0) {
                 best = (score, Some(mv));
             }

@@ -1,0 +1,175 @@
+//! Level 10's ensemble of reply-model searches (`halma_ai::Ensemble`) on positions where the
+//! game's end is near: a search that proves a win stops deepening there, and such a value
+//! counts at every depth of the ensemble's passes.
+
+// Test code: a failed setup should fail the test loudly.
+#![allow(clippy::unwrap_used)]
+
+use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
+use halma_ai::ensemble::{ENSEMBLE_DEEP, OTHER_FIELD_DEEP};
+use halma_ai::eval::{Evaluator, WIN, WIN_THRESHOLD};
+use halma_ai::search::ExcludeRootMoves;
+use halma_ai::{
+    Brs, Budget, Ensemble, MultiMode, MultiReference, Opponents, RaceEvaluator, ReplyModel,
+    Strategy,
+};
+use halma_rules::{notation, Bitboard, BoardKind, GameSetup, Move, Position, RuleOptions, Variant};
+
+/// Seat 1 (army 0) to move on the 6-player star, every seat past the anti-blocking rule's
+/// grace period (45 moves made): eight of its pieces in its goal, a piece of seat 4 (army 3)
+/// on a ninth goal cell, where it counts as a blocker, the tenth goal cell empty with a piece
+/// of seat 1 next to it, and seat 1's last piece in the middle of the board where some move
+/// (a jump over a piece of seat 4 there) brings it further forward than the finishing step.
+/// Seat 4's other pieces stand in its own goal, the other seats at home. The first such
+/// position in the board's order of cells.
+fn finish_behind_a_longer_move() -> (Variant, Position) {
+    let v = Variant::new(&GameSetup {
+        board: BoardKind::Star,
+        players: 6,
+        options: RuleOptions::default(),
+    })
+    .unwrap();
+    let board = v.board();
+    let armies = v.armies();
+    let corners = armies
+        .iter()
+        .fold(Bitboard::EMPTY, |b, a| b | a.home | a.goal);
+    let middle: Vec<u8> = (0..board.len() as u8)
+        .filter(|&c| !corners.has(c))
+        .collect();
+    let cell = |i: u8| board.cell(usize::from(i)).unwrap();
+    let name = |c: u8| board.name(cell(c)).to_owned();
+    let list = |cells: &[u8]| cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(",");
+    let eval = RaceEvaluator::new(&v);
+    let goal = armies[0].goal;
+    let mut moves = Vec::new();
+    for hole in goal.iter() {
+        for next_to in board.neighbors(cell(hole)) {
+            let next_to = next_to.index();
+            if !middle.contains(&next_to) {
+                continue;
+            }
+            for blocker in goal.iter().filter(|&c| c != hole) {
+                for (&last, &stone) in middle
+                    .iter()
+                    .flat_map(|l| middle.iter().map(move |s| (l, s)))
+                {
+                    if last == stone || [last, stone].contains(&next_to) {
+                        continue;
+                    }
+                    let own: Vec<u8> = goal
+                        .iter()
+                        .filter(|&c| c != hole && c != blocker)
+                        .chain([next_to, last])
+                        .collect();
+                    let placement: Vec<String> = armies
+                        .iter()
+                        .enumerate()
+                        .map(|(i, a)| match i {
+                            0 => list(&own),
+                            3 => {
+                                let cells: Vec<u8> =
+                                    a.goal.iter().skip(2).chain([blocker, stone]).collect();
+                                list(&cells)
+                            }
+                            _ => list(&a.home.iter().collect::<Vec<_>>()),
+                        })
+                        .collect();
+                    let text = format!("star 6 - {} 1 45,45,45,45,45,45", placement.join("/"));
+                    let (v, pos) = notation::parse_position(&text).unwrap();
+                    v.generate_moves(&pos, &mut moves);
+                    let finishes = |m: &Move| {
+                        let mut next = pos;
+                        v.play_unchecked(&mut next, *m);
+                        next.is_finished(pos.to_move())
+                    };
+                    let best_of = |finishing: bool| {
+                        moves
+                            .iter()
+                            .filter(|m| finishes(m) == finishing)
+                            .map(|&m| eval.progress(&pos, m))
+                            .max()
+                    };
+                    if let (Some(finish), Some(other)) = (best_of(true), best_of(false)) {
+                        if other > finish {
+                            return (v, pos);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    panic!("no position with a finishing move behind a longer one");
+}
+
+/// A move that finishes proves the win in the first iteration of the ensemble's searches,
+/// below the depth of its first pass: the ensemble plays it, whatever field it judges,
+/// although moves that bring a piece further forward are searched first.
+#[test]
+fn level_ten_finishes_when_it_can() {
+    let (v, pos) = finish_behind_a_longer_move();
+    let eval = RaceEvaluator::new(&v);
+    let text = notation::format_position(&v, &pos);
+    for opponents in [Opponents::Greedy, Opponents::Other, Opponents::Unknown] {
+        for depth in [ENSEMBLE_DEEP, OTHER_FIELD_DEEP] {
+            let r = Ensemble::against(&v, &eval, 14, opponents)
+                .choose(&pos, &[pos.hash()], &Budget::depth(depth))
+                .unwrap();
+            let mut next = pos;
+            v.play_unchecked(&mut next, r.mv);
+            assert!(next.is_finished(pos.to_move()), "{opponents:?}: {text}");
+            assert!(r.score >= WIN_THRESHOLD, "{opponents:?}: {text}");
+        }
+    }
+}
+
+/// The root unit's adjustments of a root move (the root progress, the waiting cost) judge
+/// positions still in play and leave proven wins alone: a finish now scores higher than a
+/// move that brings a piece two rows forward and finishes later, in the reference search
+/// (which searches every move to the full depth) and in Best-Reply Search with the other root
+/// moves left out (as the ensemble searches each), which agree on both values.
+#[test]
+fn a_quicker_win_scores_higher() {
+    let (v, pos) = finish_behind_a_longer_move();
+    let eval = RaceEvaluator::new(&v);
+    let text = notation::format_position(&v, &pos);
+    let mut moves = Vec::new();
+    v.generate_moves(&pos, &mut moves);
+    let finishes = |mv: Move| {
+        let mut next = pos;
+        v.play_unchecked(&mut next, mv);
+        next.is_finished(pos.to_move())
+    };
+    let finish = moves.iter().copied().find(|&m| finishes(m)).unwrap();
+    let forward = moves
+        .iter()
+        .copied()
+        .max_by_key(|&m| eval.progress(&pos, m))
+        .unwrap();
+    assert!(!finishes(forward), "{text}");
+    let depth = 5;
+    let reference = |root: Option<Move>| {
+        MultiReference::new(&v, &eval, MultiMode::Model)
+            .with_reply_model(ReplyModel::Greedy)
+            .with_rival_share(MODEL_RIVAL_SHARE)
+            .with_root_progress(MODEL_ROOT_PROGRESS)
+            .with_root_move(root)
+            .value(&pos, &[pos.hash()], depth)
+    };
+    let brs = |mv: Move| {
+        let others: Vec<Move> = moves.iter().copied().filter(|&m| m != mv).collect();
+        let mut search = Brs::modelling(&v, &eval, 14);
+        search.exclude_root_moves(&others);
+        search
+            .choose(&pos, &[pos.hash()], &Budget::depth(depth))
+            .unwrap()
+            .score
+    };
+    let (now, later) = (reference(Some(finish)).0, reference(Some(forward)).0);
+    assert_eq!(now, WIN - 1, "{text}");
+    // The forward move also wins within the depth, by a finish two own moves later.
+    assert!(later >= WIN_THRESHOLD && later < now, "{later}: {text}");
+    assert_eq!((brs(finish), brs(forward)), (now, later), "{text}");
+    let (best, mv) = reference(None);
+    assert_eq!((best, mv.map(finishes)), (now, Some(true)), "{text}");
+}

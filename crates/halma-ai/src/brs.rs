@@ -235,15 +235,14 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// grace period), plays that move (the best-scored such move); and an opponent whose
     /// piece stands in the root unit's goals without counting while at most one cell is
     /// empty does not move that piece. Searching opponents see the root unit's finish one
-    /// move ahead and take its last hole; the one-ply reply models never do. Off by default:
-    /// on the 6-player star against five paranoid searches at 200 ms a move (arena
-    /// `ens:adapt=1,deep=7,worst=1,plugs=1`, seeds 17 and 18, nineteenth session) the
-    /// seats took A's last hole 5 times in 100 games (their own 42 times in 500) and A
-    /// waited with full goals at 7 of 97 finishes, where level 10 waited at 12 of 96; but
-    /// A came first in 25 of 100 games where level 10 came first in 33 on the same openings;
-    /// on seeds 19 and 20 in 34 of 100 where level 10 came first in 24; on seeds 21 to 24
-    /// (twentieth session) in 33 and 23 of 100 where level 10 came first in 26 and 21 (115
-    /// of 400 against 104 of 400 over seeds 17 to 24, about 0.9 standard errors apart).
+    /// move ahead and take its last hole; the one-ply reply models never do. Off by default;
+    /// level 10 predicts plugs against fields not judged greedy ([`crate::Ensemble::against`]).
+    /// On the 6-player star against five paranoid searches at 200 ms a move (arena
+    /// `ens:adapt=1,deep=7,worst=1,plugs=1`, nineteenth and twentieth sessions) it came first
+    /// in 115 of 400 games on seeds 17 to 24 where level 10 without it came first in 104 on
+    /// the same openings; with the endgame fixes of the twenty-first session, 38 of 150 on
+    /// seeds 25 to 27 against 38 without it, and A's last hole was taken 11 times in those
+    /// 150 games against 28 without it.
     #[must_use]
     pub fn with_plugs(mut self, on: bool) -> Brs<'a, E> {
         self.plugs = on;

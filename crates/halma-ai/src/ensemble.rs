@@ -149,8 +149,9 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score, the deeper pass at
     /// [`ENSEMBLE_DEEP`], the mean over the models. Against anyone else, and while the
     /// opponents are unknown: the own race alone ([`MODEL_RIVAL_SHARE`]), the deeper pass at
-    /// [`OTHER_FIELD_DEEP`], and every move scored by its worst value over the models (a
-    /// plan that holds whichever way searching opponents reply; module documentation).
+    /// [`OTHER_FIELD_DEEP`], every move scored by its worst value over the models (a plan
+    /// that holds whichever way searching opponents reply; module documentation), and the
+    /// opponents predicted to take the last empty cell of its goals ([`Brs::with_plugs`]).
     #[must_use]
     pub fn against(
         variant: &'a Variant,
@@ -166,6 +167,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
                 .with_rival_share(MODEL_RIVAL_SHARE)
                 .with_passes(ENSEMBLE_DEPTH, OTHER_FIELD_DEEP, ENSEMBLE_TOP)
                 .with_worst(true)
+                .with_plugs(true)
         }
     }
 
@@ -216,7 +218,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.map_searches(|s| s.with_rival_share(percent))
     }
 
-    /// Sets [`Brs::with_plugs`] on every search (off in level 10; arena `ens:...,plugs=1`).
+    /// Sets [`Brs::with_plugs`] on every search (level 10: on against fields not judged
+    /// greedy, [`Ensemble::against`]; arena `ens:...,plugs=1`).
     #[must_use]
     pub fn with_plugs(self, on: bool) -> Ensemble<'a, E> {
         self.map_searches(|s| s.with_plugs(on))

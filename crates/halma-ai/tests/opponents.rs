@@ -130,8 +130,8 @@ fn too_little_evidence_is_unknown() {
 /// Level 10's ensemble plays against the opponents as they have played: against greedy
 /// racers with [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score, the deeper pass at
 /// [`ENSEMBLE_DEEP`] and the mean over the models; against others and unknown opponents with
-/// [`MODEL_RIVAL_SHARE`], the deeper pass at [`OTHER_FIELD_DEEP`] and the worst value over
-/// the models. `suggest` at level 10 takes how they played from the game's keys. Compared
+/// [`MODEL_RIVAL_SHARE`], the deeper pass at [`OTHER_FIELD_DEEP`], the worst value over
+/// the models and plugs predicted. `suggest` at level 10 takes how they played from the game's keys. Compared
 /// with the same ensembles built by hand.
 #[test]
 fn level_ten_plays_against_the_opponents_it_sees() {
@@ -148,6 +148,7 @@ fn level_ten_plays_against_the_opponents_it_sees() {
                 .with_rival_share(MODEL_RIVAL_SHARE)
                 .with_passes(ENSEMBLE_DEPTH, OTHER_FIELD_DEEP, ENSEMBLE_TOP)
                 .with_worst(true)
+                .with_plugs(true)
         }
         .choose(pos, keys, budget)
         .unwrap();

@@ -6,10 +6,12 @@
 #![allow(clippy::unwrap_used)]
 
 use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
+use halma_ai::ensemble::OTHER_FIELD_DEEP;
 use halma_ai::eval::{ROW, WIN_THRESHOLD};
 use halma_ai::sides::Sides;
 use halma_ai::{
-    Brs, Budget, Greedy, MultiMode, MultiReference, RaceEvaluator, ReplyModel, Strategy,
+    Brs, Budget, Ensemble, Greedy, MultiMode, MultiReference, Opponents, RaceEvaluator, ReplyModel,
+    Strategy,
 };
 use halma_rules::{notation, BoardKind, GameSetup, Position, RuleOptions, Variant};
 
@@ -137,6 +139,31 @@ fn an_opponent_takes_the_last_hole() {
         if !plugged {
             assert_eq!((with.mv, with.score), (plain.mv, plain.score), "{text}");
         }
+    }
+}
+
+/// Level 10's ensemble predicts plugs against fields not judged greedy (searching players
+/// take a last hole; greedy racers never do): on the built positions it then plays a move
+/// after which seat 2 cannot reach an empty goal cell, and against greedy racers one after
+/// which it can (the quicker finish).
+#[test]
+fn level_ten_expects_plugs_from_fields_not_greedy() {
+    for (v, pos) in last_holes(30, false, 2) {
+        let eval = RaceEvaluator::new(&v);
+        let choose = |opponents| {
+            Ensemble::against(&v, &eval, 14, opponents)
+                .choose(&pos, &[pos.hash()], &Budget::depth(OTHER_FIELD_DEEP))
+                .unwrap()
+        };
+        let text = notation::format_position(&v, &pos);
+        for opponents in [Opponents::Other, Opponents::Unknown] {
+            let r = choose(opponents);
+            assert!(r.score >= WIN_THRESHOLD, "{opponents:?}: {text}");
+            assert!(!leaves_a_plug(&v, &pos, r.mv), "{opponents:?}: {text}");
+        }
+        let greedy = choose(Opponents::Greedy);
+        assert!(greedy.score >= WIN_THRESHOLD, "{text}");
+        assert!(leaves_a_plug(&v, &pos, greedy.mv), "{text}");
     }
 }
 

@@ -37,8 +37,8 @@
 //! that greedy racers' share when A sees its opponents race greedily (the other options
 //! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against
 //! opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1` predicts
-//! that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`,
-//! not level 10's).
+//! that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`;
+//! level 10 does against opponents not seen to race greedily).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games

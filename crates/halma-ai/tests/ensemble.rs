@@ -78,15 +78,10 @@ fn finish_behind_a_longer_move() -> (Variant, Position) {
                     let text = format!("star 6 - {} 1 45,45,45,45,45,45", placement.join("/"));
                     let (v, pos) = notation::parse_position(&text).unwrap();
                     v.generate_moves(&pos, &mut moves);
-                    let finishes = |m: &Move| {
-                        let mut next = pos;
-                        v.play_unchecked(&mut next, *m);
-                        next.is_finished(pos.to_move())
-                    };
                     let best_of = |finishing: bool| {
                         moves
                             .iter()
-                            .filter(|m| finishes(m) == finishing)
+                            .filter(|&&m| finishes(&v, &pos, m) == finishing)
                             .map(|&m| eval.progress(&pos, m))
                             .max()
                     };
@@ -102,6 +97,13 @@ fn finish_behind_a_longer_move() -> (Variant, Position) {
     panic!("no position with a finishing move behind a longer one");
 }
 
+/// Whether the seat to move at `pos` finishes with `mv`.
+fn finishes(v: &Variant, pos: &Position, mv: Move) -> bool {
+    let mut next = *pos;
+    v.play_unchecked(&mut next, mv);
+    next.is_finished(pos.to_move())
+}
+
 /// A move that finishes proves the win in the first iteration of the ensemble's searches,
 /// below the depth of its first pass: the ensemble plays it, whatever field it judges,
 /// although moves that bring a piece further forward are searched first.
@@ -115,9 +117,7 @@ fn level_ten_finishes_when_it_can() {
             let r = Ensemble::against(&v, &eval, 14, opponents)
                 .choose(&pos, &[pos.hash()], &Budget::depth(depth))
                 .unwrap();
-            let mut next = pos;
-            v.play_unchecked(&mut next, r.mv);
-            assert!(next.is_finished(pos.to_move()), "{opponents:?}: {text}");
+            assert!(finishes(&v, &pos, r.mv), "{opponents:?}: {text}");
             assert!(r.score >= WIN_THRESHOLD, "{opponents:?}: {text}");
         }
     }
@@ -135,11 +135,7 @@ fn a_quicker_win_scores_higher() {
     let text = notation::format_position(&v, &pos);
     let mut moves = Vec::new();
     v.generate_moves(&pos, &mut moves);
-    let finishes = |mv: Move| {
-        let mut next = pos;
-        v.play_unchecked(&mut next, mv);
-        next.is_finished(pos.to_move())
-    };
+    let finishes = |mv: Move| finishes(&v, &pos, mv);
     let finish = moves.iter().copied().find(|&m| finishes(m)).unwrap();
     let forward = moves
         .iter()

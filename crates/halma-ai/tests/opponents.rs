@@ -131,8 +131,8 @@ fn too_little_evidence_is_unknown() {
 /// racers with [`GREEDY_FIELD_RIVAL_SHARE`] of the best rival's score, the deeper pass at
 /// [`ENSEMBLE_DEEP`] and the mean over the models; against others and unknown opponents with
 /// [`MODEL_RIVAL_SHARE`], the deeper pass at [`OTHER_FIELD_DEEP`], the worst value over
-/// the models and plugs predicted. `suggest` at level 10 takes how they played from the game's keys. Compared
-/// with the same ensembles built by hand.
+/// the models and plugs predicted. `suggest` at level 10 takes how they played from the
+/// game's keys. Compared with the same ensembles built by hand.
 #[test]
 fn level_ten_plays_against_the_opponents_it_sees() {
     let v = star(6);

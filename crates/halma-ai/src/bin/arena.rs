@@ -38,7 +38,8 @@
 //! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against
 //! opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1` predicts
 //! that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`;
-//! level 10 does against opponents not seen to race greedily).
+//! level 10 does against opponents not seen to race greedily); `own=N` lets every max layer
+//! below the root consider N own moves (`halma_ai::Ensemble::with_own_limit`; level 10: 10).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -125,6 +126,8 @@ struct EnsembleOptions {
     adapt: bool,
     /// 1: the model layers predict plugs of the own goal (`Brs::with_plugs`).
     plugs: bool,
+    /// How many own moves a max layer below the root considers (`Brs::with_own_limit`).
+    own: usize,
 }
 
 impl EnsembleOptions {
@@ -138,6 +141,7 @@ impl EnsembleOptions {
             rivals: halma_ai::brs::MODEL_RIVAL_SHARE,
             adapt: false,
             plugs: false,
+            own: halma_ai::brs::MODEL_OWN_LIMIT,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -157,6 +161,8 @@ impl EnsembleOptions {
                 "rivals" => o.rivals = i32::try_from(value.min(100)).unwrap_or(100),
                 "adapt" => o.adapt = value != 0,
                 "plugs" => o.plugs = value != 0,
+                "own" if value > 0 => o.own = value as usize,
+                "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
             }
         }
@@ -411,6 +417,7 @@ impl Engine {
                     .with_passes(o.depth, o.deep, o.top)
                     .with_worst(o.worst)
                     .with_plugs(o.plugs)
+                    .with_own_limit(o.own)
                     .with_rival_share(
                         if o.adapt
                             && opponents::observe(variant, eval, pos, history) == Opponents::Greedy

@@ -1,11 +1,12 @@
 //! Level 10's ensemble of reply-model searches (`halma_ai::Ensemble`) on positions where the
 //! game's end is near: a search that proves a win stops deepening there, and such a value
-//! counts at every depth of the ensemble's passes.
+//! counts at every depth of the ensemble's passes. Also: an option set on the ensemble reaches
+//! every one of its searches.
 
 // Test code: a failed setup should fail the test loudly.
 #![allow(clippy::unwrap_used)]
 
-use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
+use halma_ai::brs::{MODEL_OWN_LIMIT, MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
 use halma_ai::ensemble::{ENSEMBLE_DEEP, OTHER_FIELD_DEEP};
 use halma_ai::eval::{Evaluator, WIN, WIN_THRESHOLD};
 use halma_ai::search::ExcludeRootMoves;
@@ -168,4 +169,39 @@ fn a_quicker_win_scores_higher() {
     assert_eq!((brs(finish), brs(forward)), (now, later), "{text}");
     let (best, mv) = reference(None);
     assert_eq!((best, mv.map(finishes)), (now, Some(true)), "{text}");
+}
+
+/// [`Ensemble::with_own_limit`] reaches every search of the ensemble: level 10's own limit
+/// changes nothing, and one own move below the root searches fewer nodes than ten.
+#[test]
+fn own_limit_reaches_every_search() {
+    let v = Variant::new(&GameSetup {
+        board: BoardKind::Star,
+        players: 6,
+        options: RuleOptions::default(),
+    })
+    .unwrap();
+    let eval = RaceEvaluator::new(&v);
+    let pos = Position::start(&v, v.seat(0).unwrap());
+    let run = |limit: Option<usize>| {
+        let ensemble = Ensemble::modelling(&v, &eval, 14);
+        let ensemble = match limit {
+            Some(l) => ensemble.with_own_limit(l),
+            None => ensemble,
+        };
+        let r = ensemble
+            .with_passes(3, 0, 1)
+            .choose(&pos, &[pos.hash()], &Budget::depth(3))
+            .unwrap();
+        (r.mv, r.score, r.nodes)
+    };
+    let level = run(None);
+    assert_eq!(run(Some(MODEL_OWN_LIMIT)), level);
+    let one = run(Some(1));
+    assert!(
+        one.2 < level.2,
+        "{} nodes with one own move, {} with ten",
+        one.2,
+        level.2
+    );
 }

@@ -24,12 +24,7 @@ use halma_rules::{notation, Bitboard, BoardKind, GameSetup, Move, Position, Rule
 /// Seat 4's other pieces stand in its own goal, the other seats at home. The first such
 /// position in the board's order of cells.
 fn finish_behind_a_longer_move() -> (Variant, Position) {
-    let v = Variant::new(&GameSetup {
-        board: BoardKind::Star,
-        players: 6,
-        options: RuleOptions::default(),
-    })
-    .unwrap();
+    let v = six_player_star();
     let board = v.board();
     let armies = v.armies();
     let corners = armies
@@ -96,6 +91,16 @@ fn finish_behind_a_longer_move() -> (Variant, Position) {
         }
     }
     panic!("no position with a finishing move behind a longer one");
+}
+
+/// The 6-player star with the rule book's default options.
+fn six_player_star() -> Variant {
+    Variant::new(&GameSetup {
+        board: BoardKind::Star,
+        players: 6,
+        options: RuleOptions::default(),
+    })
+    .unwrap()
 }
 
 /// Whether the seat to move at `pos` finishes with `mv`.
@@ -175,12 +180,7 @@ fn a_quicker_win_scores_higher() {
 /// changes nothing, and one own move below the root searches fewer nodes than ten.
 #[test]
 fn own_limit_reaches_every_search() {
-    let v = Variant::new(&GameSetup {
-        board: BoardKind::Star,
-        players: 6,
-        options: RuleOptions::default(),
-    })
-    .unwrap();
+    let v = six_player_star();
     let eval = RaceEvaluator::new(&v);
     let pos = Position::start(&v, v.seat(0).unwrap());
     let run = |limit: Option<usize>| {

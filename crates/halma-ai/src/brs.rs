@@ -324,8 +324,13 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// [`Brs::with_next_replies`] for the two together.
     #[must_use]
     pub fn with_threats(mut self, n: usize) -> Brs<'a, E> {
-        self.threats = n;
+        self.set_threats(n);
         self
+    }
+
+    /// [`Brs::with_threats`] on a search already built (the ensemble sets it per position).
+    pub(crate) fn set_threats(&mut self, n: usize) {
+        self.threats = n;
     }
 
     /// With `n > 0`, the first opponent layer of [`MultiMode::Model`] also tries the next

@@ -48,9 +48,10 @@ use std::time::Instant;
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_SHARE, MODEL_RIVAL_UNITS};
-use crate::eval::{Evaluator, WIN_THRESHOLD};
+use crate::eval::{scores_best, Evaluator, WIN_THRESHOLD};
 use crate::opponents::Opponents;
 use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
+use crate::sides::Sides;
 
 /// From how many units on level 10 plays the ensemble (the six of the 6-player star; with
 /// fewer, one search with the greedy model).
@@ -110,6 +111,8 @@ pub struct Ensemble<'a, E: Evaluator> {
     top: usize,
     /// Score a move by its worst value over the searches instead of the mean.
     worst: bool,
+    /// Threats tried while the unit to move leads ([`Ensemble::with_leader_threats`]).
+    leader_threats: usize,
     /// Root moves left out (see [`ExcludeRootMoves`]).
     excluded: Vec<Move>,
     /// Buffers: the root's moves, and the moves left out while one is scored.
@@ -131,6 +134,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             deep: ENSEMBLE_DEEP,
             top: ENSEMBLE_TOP,
             worst: false,
+            leader_threats: 0,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
@@ -235,6 +239,18 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.map_searches(|s| s.with_own_limit(Some(limit)))
     }
 
+    /// With `n > 0`, while the unit to move scores best of all units still racing
+    /// ([`crate::eval::scores_best`]), the first opponent layer of every search also tries up
+    /// to `n` moves that break the unit's ladders ([`Brs::with_threats`]); otherwise none.
+    /// Searching opponents that set their score against their best rival's block the leader:
+    /// a plan that needs a ladder they can close is worth what is left after the block.
+    /// 0 (off) by default (level 10 too; arena `ens:...,threats=N`).
+    #[must_use]
+    pub fn with_leader_threats(mut self, n: usize) -> Ensemble<'a, E> {
+        self.leader_threats = n;
+        self
+    }
+
     /// Applies `f` to every search.
     fn map_searches(mut self, f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
         self.searches = self.searches.into_iter().map(f).collect();
@@ -297,6 +313,14 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
     /// Neither pass goes deeper than the budget's depth (the largest odd depth within it).
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
+        if self.leader_threats > 0 {
+            let sides = Sides::new(self.variant);
+            let leads = scores_best(self.eval, &sides, pos, sides.unit(pos.to_move()));
+            let n = if leads { self.leader_threats } else { 0 };
+            for search in &mut self.searches {
+                search.set_threats(n);
+            }
+        }
         let cap = (budget.max_depth.max(1) - 1) | 1;
         let (depth, deep) = (self.depth.min(cap), self.deep.min(cap));
         self.nodes = 0;

@@ -93,6 +93,21 @@ pub fn relative_score<E: Evaluator + ?Sized>(
     relative_score_with(eval, sides, pos, unit, FULL_RIVAL)
 }
 
+/// Whether `unit` scores at least as well as every other unit still racing (neither finished
+/// nor out): the unit a field of searches that set their score against their best rival's
+/// sees as that rival, and blocks.
+pub fn scores_best<E: Evaluator + ?Sized>(
+    eval: &E,
+    sides: &Sides,
+    pos: &Position,
+    unit: u8,
+) -> bool {
+    let own = unit_score(eval, sides, pos, unit);
+    (0..sides.units())
+        .filter(|&u| u != unit && !sides.finished(pos, u) && !sides.eliminated(pos, u))
+        .all(|u| unit_score(eval, sides, pos, u) <= own)
+}
+
 /// The whole of the best rival's score, as [`relative_score`] counts it.
 pub const FULL_RIVAL: i32 = 100;
 

@@ -1,18 +1,19 @@
 //! Level 10's ensemble of reply-model searches (`halma_ai::Ensemble`) on positions where the
 //! game's end is near: a search that proves a win stops deepening there, and such a value
 //! counts at every depth of the ensemble's passes. Also: an option set on the ensemble reaches
-//! every one of its searches.
+//! every one of its searches, and the threats of `Ensemble::with_leader_threats` are tried only
+//! while the seat to move leads.
 
 // Test code: a failed setup should fail the test loudly.
 #![allow(clippy::unwrap_used)]
 
 use halma_ai::brs::{MODEL_OWN_LIMIT, MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
-use halma_ai::ensemble::{ENSEMBLE_DEEP, OTHER_FIELD_DEEP};
-use halma_ai::eval::{Evaluator, WIN, WIN_THRESHOLD};
+use halma_ai::ensemble::{ENSEMBLE_DEEP, ENSEMBLE_MODELS, OTHER_FIELD_DEEP};
+use halma_ai::eval::{scores_best, Evaluator, WIN, WIN_THRESHOLD};
 use halma_ai::search::ExcludeRootMoves;
 use halma_ai::{
-    Brs, Budget, Ensemble, MultiMode, MultiReference, Opponents, RaceEvaluator, ReplyModel,
-    Strategy,
+    Brs, Budget, Ensemble, Greedy, MultiMode, MultiReference, Opponents, RaceEvaluator, ReplyModel,
+    Sides, Strategy,
 };
 use halma_rules::{notation, Bitboard, BoardKind, GameSetup, Move, Position, RuleOptions, Variant};
 
@@ -203,5 +204,72 @@ fn own_limit_reaches_every_search() {
         "{} nodes with one own move, {} with ten",
         one.2,
         level.2
+    );
+}
+
+/// [`Ensemble::with_leader_threats`]: while the seat to move scores best of all seats still
+/// racing, the ensemble answers as one whose searches all try the threats
+/// ([`Brs::with_threats`]); otherwise as one without them. Along a greedy game on the
+/// 6-player star both kinds of position occur, and the threats change some answers.
+#[test]
+fn leader_threats_only_while_leading() {
+    let v = six_player_star();
+    let eval = RaceEvaluator::new(&v);
+    let sides = Sides::new(&v);
+    let leads = |pos: &Position| scores_best(&eval, &sides, pos, sides.unit(pos.to_move()));
+    let run = |ensemble: Ensemble<'_, RaceEvaluator>, pos: &Position| {
+        let r = ensemble
+            .with_passes(3, 0, 1)
+            .choose(pos, &[pos.hash()], &Budget::depth(3))
+            .unwrap();
+        (r.mv, r.score, r.nodes)
+    };
+    let threatening = |n: usize| {
+        let searches = ENSEMBLE_MODELS
+            .iter()
+            .map(|&m| {
+                Brs::modelling(&v, &eval, 14)
+                    .with_reply_model(m)
+                    .with_threats(n)
+            })
+            .collect();
+        Ensemble::new(&v, &eval, searches)
+    };
+    let mut pos = Position::start(&v, v.seat(0).unwrap());
+    // Every seat alike at the start; after one forward move the next seat trails.
+    assert!(leads(&pos));
+    let (mut leading, mut trailing, mut changed) = (0, 0, 0);
+    for ply in 0..120 {
+        if leading == 3 && trailing == 3 {
+            break;
+        }
+        let leader = leads(&pos);
+        if (leader && leading < 3) || (!leader && trailing < 3 && ply % 7 == 0) {
+            let found = run(
+                Ensemble::modelling(&v, &eval, 14).with_leader_threats(2),
+                &pos,
+            );
+            let plain = run(Ensemble::modelling(&v, &eval, 14), &pos);
+            if leader {
+                leading += 1;
+                assert_eq!(found, run(threatening(2), &pos), "ply {ply}");
+                changed += usize::from(found != plain);
+            } else {
+                trailing += 1;
+                assert_eq!(found, plain, "ply {ply}");
+            }
+        }
+        let mv = Greedy::new(&v, &eval, 0, 1)
+            .choose(&pos, &[], &Budget::depth(1))
+            .unwrap()
+            .mv;
+        v.play_unchecked(&mut pos, mv);
+        if ply == 0 {
+            assert!(!leads(&pos));
+        }
+    }
+    assert!(
+        leading > 0 && trailing > 0 && changed > 0,
+        "{leading} positions led, {trailing} trailed, threats changed {changed}"
     );
 }

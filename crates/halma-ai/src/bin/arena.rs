@@ -39,7 +39,10 @@
 //! opponents not seen to race greedily, `halma_ai::Ensemble::against`); `plugs=1` predicts
 //! that opponents take A's last empty goal cell and keep it (`halma_ai::Brs::with_plugs`;
 //! level 10 does against opponents not seen to race greedily); `own=N` lets every max layer
-//! below the root consider N own moves (`halma_ai::Ensemble::with_own_limit`; level 10: 10).
+//! below the root consider N own moves (`halma_ai::Ensemble::with_own_limit`; level 10: 10);
+//! `threats=N` lets the first opponent layer of every search also try up to N moves that
+//! break A's ladders while A's unit scores best of all units
+//! (`halma_ai::Ensemble::with_leader_threats`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -128,6 +131,9 @@ struct EnsembleOptions {
     plugs: bool,
     /// How many own moves a max layer below the root considers (`Brs::with_own_limit`).
     own: usize,
+    /// Threats in the first opponent layer while A's unit leads
+    /// (`Ensemble::with_leader_threats`).
+    threats: usize,
 }
 
 impl EnsembleOptions {
@@ -142,6 +148,7 @@ impl EnsembleOptions {
             adapt: false,
             plugs: false,
             own: halma_ai::brs::MODEL_OWN_LIMIT,
+            threats: 0,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -161,6 +168,7 @@ impl EnsembleOptions {
                 "rivals" => o.rivals = i32::try_from(value.min(100)).unwrap_or(100),
                 "adapt" => o.adapt = value != 0,
                 "plugs" => o.plugs = value != 0,
+                "threats" => o.threats = value as usize,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -418,6 +426,7 @@ impl Engine {
                     .with_worst(o.worst)
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
+                    .with_leader_threats(o.threats)
                     .with_rival_share(
                         if o.adapt
                             && opponents::observe(variant, eval, pos, history) == Opponents::Greedy

@@ -244,7 +244,10 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// to `n` moves that break the unit's ladders ([`Brs::with_threats`]); otherwise none.
     /// Searching opponents that set their score against their best rival's block the leader:
     /// a plan that needs a ladder they can close is worth what is left after the block.
-    /// 0 (off) by default (level 10 too; arena `ens:...,threats=N`).
+    /// 0 (off) by default, level 10 too: with two threats its options against fields not
+    /// judged greedy came first against five paranoid searches in 82 of 300 games where level
+    /// 10 did in 79 on the same openings (arena `ens:...,threats=2`, `notes/multi.md`,
+    /// twenty-third session).
     #[must_use]
     pub fn with_leader_threats(mut self, n: usize) -> Ensemble<'a, E> {
         self.leader_threats = n;

@@ -104,6 +104,16 @@ fn six_player_star() -> Variant {
     .unwrap()
 }
 
+/// The move, value and nodes of `ensemble`'s first pass alone (depth 3, every root move) at
+/// `pos`.
+fn first_pass(ensemble: Ensemble<'_, RaceEvaluator>, pos: &Position) -> (Move, i32, u64) {
+    let r = ensemble
+        .with_passes(3, 0, 1)
+        .choose(pos, &[pos.hash()], &Budget::depth(3))
+        .unwrap();
+    (r.mv, r.score, r.nodes)
+}
+
 /// Whether the seat to move at `pos` finishes with `mv`.
 fn finishes(v: &Variant, pos: &Position, mv: Move) -> bool {
     let mut next = *pos;
@@ -190,11 +200,7 @@ fn own_limit_reaches_every_search() {
             Some(l) => ensemble.with_own_limit(l),
             None => ensemble,
         };
-        let r = ensemble
-            .with_passes(3, 0, 1)
-            .choose(&pos, &[pos.hash()], &Budget::depth(3))
-            .unwrap();
-        (r.mv, r.score, r.nodes)
+        first_pass(ensemble, &pos)
     };
     let level = run(None);
     assert_eq!(run(Some(MODEL_OWN_LIMIT)), level);
@@ -217,13 +223,6 @@ fn leader_threats_only_while_leading() {
     let eval = RaceEvaluator::new(&v);
     let sides = Sides::new(&v);
     let leads = |pos: &Position| scores_best(&eval, &sides, pos, sides.unit(pos.to_move()));
-    let run = |ensemble: Ensemble<'_, RaceEvaluator>, pos: &Position| {
-        let r = ensemble
-            .with_passes(3, 0, 1)
-            .choose(pos, &[pos.hash()], &Budget::depth(3))
-            .unwrap();
-        (r.mv, r.score, r.nodes)
-    };
     let threatening = |n: usize| {
         let searches = ENSEMBLE_MODELS
             .iter()
@@ -245,14 +244,14 @@ fn leader_threats_only_while_leading() {
         }
         let leader = leads(&pos);
         if (leader && leading < 3) || (!leader && trailing < 3 && ply % 7 == 0) {
-            let found = run(
+            let found = first_pass(
                 Ensemble::modelling(&v, &eval, 14).with_leader_threats(2),
                 &pos,
             );
-            let plain = run(Ensemble::modelling(&v, &eval, 14), &pos);
+            let plain = first_pass(Ensemble::modelling(&v, &eval, 14), &pos);
             if leader {
                 leading += 1;
-                assert_eq!(found, run(threatening(2), &pos), "ply {ply}");
+                assert_eq!(found, first_pass(threatening(2), &pos), "ply {ply}");
                 changed += usize::from(found != plain);
             } else {
                 trailing += 1;

@@ -70,8 +70,11 @@
 //! of those moves brought no piece forward. Last, each side's gated finishes: seats whose
 //! goals were full (every cell taken, some by other players' pieces that did not count yet
 //! under the anti-blocking rule's grace period) before they finished, and how many plies they
-//! waited so; and how often a seat's last empty goal cell was taken by a piece that did not
-//! count there yet (a plug), on A's goal and on B's.
+//! waited so; how often a seat's last empty goal cell was taken by a piece that did not
+//! count there yet (a plug), on A's goal and on B's; and, with three or more sides, how many
+//! moves each side made stuck (its race at most 5 rows from the finish and no move bringing a
+//! piece forward), in how many games A was stuck so, and A's first places in those games and
+//! in the others.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -580,7 +583,17 @@ struct Tally {
     /// Per side: how often the last empty cell of a seat's goals was taken by a piece that
     /// does not count there yet (a plug, see `halma_ai::Brs::with_plugs`).
     plugged: [u32; 2],
+    /// Per side: moves made with the race at most [`STUCK_ROWS`] rows from the finish and no
+    /// move that brings a piece forward.
+    stuck: [u64; 2],
+    /// Games in which A made such a move, and A's first places in them.
+    stuck_games: u32,
+    stuck_firsts: u32,
 }
+
+/// How near the finish (rows of race distance above the goal's own) a seat with no forward
+/// move counts as stuck (see [`Tally::stuck`]).
+const STUCK_ROWS: i32 = 5;
 
 /// The race distances (sum of the pieces' potentials, in rows) at which [`Pace`] notes how
 /// many moves a seat has made: a seat's race starts near 130 rows on the star and ends at
@@ -645,6 +658,31 @@ fn goal_gaps(variant: &Variant, pos: &Position, seat: Seat) -> (u32, u32) {
         .map(|a| (goal & pos.army(a)).count())
         .sum();
     (holes, plugs)
+}
+
+/// Whether `seat`, to move at `pos`, is stuck (see [`Tally::stuck`]).
+fn is_stuck(
+    variant: &Variant,
+    eval: &RaceEvaluator,
+    pos: &Position,
+    seat: Seat,
+    moves: &mut Vec<Move>,
+) -> bool {
+    let goal_own: i32 = variant
+        .armies_of(seat)
+        .map(|a| {
+            variant.armies()[a]
+                .goal
+                .iter()
+                .map(|c| eval.potential(a, c))
+                .sum::<i32>()
+        })
+        .sum();
+    if seat_distance(variant, eval, pos, seat) > goal_own + STUCK_ROWS {
+        return false;
+    }
+    variant.generate_moves(pos, moves);
+    moves.iter().all(|&mv| eval.progress(pos, mv) <= 0)
 }
 
 /// One line on the finishes of one side that waited with full goals (see [`Pace::gated`]).
@@ -795,9 +833,11 @@ fn run() -> Result<(), String> {
         let mut rng = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)));
         let mut history = vec![game.position().hash()];
         let mut finished_seen = 0u8;
+        let mut a_stuck = false;
         // The plies at which seats finished, in order, marked `A` for engine A's.
         let mut finish_plies: Vec<String> = Vec::new();
         let mut moves = Vec::new();
+        let mut stuck_moves = Vec::new();
         let mut gains = ModelScratch::default();
         let mut paces = vec![Pace::default(); players];
         // Per seat: its goals' empty cells and plugs (see `goal_gaps`).
@@ -847,6 +887,13 @@ fn run() -> Result<(), String> {
             let mv =
                 mv.ok_or_else(|| format!("game {g}: no move suggested for a seat that can move"))?;
             let progress = eval.progress(&pos, mv);
+            if game.record().len() >= args.opening
+                && sides.units() > 2
+                && is_stuck(&variant, &eval, &pos, mover, &mut stuck_moves)
+            {
+                tally.stuck[usize::from(!is_a)] += 1;
+                a_stuck |= is_a;
+            }
             game.play(&MoveInput::FromTo(mv.from, mv.to))
                 .map_err(|e| format!("game {g}: illegal move suggested: {e}"))?;
             let distance = seat_distance(&variant, &eval, game.position(), mover);
@@ -918,6 +965,10 @@ fn run() -> Result<(), String> {
                 if let Some(p) = place {
                     tally.place_sum += u64::from(p);
                     tally.placed += 1;
+                }
+                if a_stuck {
+                    tally.stuck_games += 1;
+                    tally.stuck_firsts += u32::from(place == Some(1));
                 }
                 if outcome.winner().is_some_and(|w| w.contains(&first)) {
                     tally.first_mover_wins += 1;
@@ -1008,6 +1059,19 @@ fn run() -> Result<(), String> {
         "last goal cell taken by a piece that does not count yet: A {} times, B {} times",
         tally.plugged[0], tally.plugged[1]
     );
+    if sides.units() > 2 {
+        let finished = args.games - tally.capped;
+        println!(
+            "no forward move within {STUCK_ROWS} rows of the finish: A {} moves, in {} games (first in {}; \
+             first in {} of the other {}), B {} moves",
+            tally.stuck[0],
+            tally.stuck_games,
+            tally.stuck_firsts,
+            tally.wins.saturating_sub(tally.stuck_firsts),
+            finished.saturating_sub(tally.stuck_games),
+            tally.stuck[1]
+        );
+    }
     Ok(())
 }
 

@@ -88,6 +88,23 @@ pub const MODEL_ROOT_PROGRESS: i32 = ROW;
 /// How many of the root unit's most forward moves the threats of [`Brs::with_threats`] protect.
 pub const LADDERS: usize = 2;
 
+/// The cost per empty goal cell an opponent could plug that [`Brs::with_exposure`] was
+/// measured with: one and a half rows. On the 6-player star at 200 ms a move against five
+/// paranoid searches (arena `ens:deep=7,worst=1,plugs=1,adapt=1,expose=24,foreign=48`, level
+/// 10's options with the cost) it came first in 109 of 400 games (seeds 34 to 37 and 57 to
+/// 60) where level 10 came first in 101 on the same openings, and as the first seat to come
+/// within four rows of its finish it finished about five plies sooner (`notes/multi.md`,
+/// twenty-fourth and thirtieth sessions). Not adopted: the difference is within the noise.
+pub const EXPOSURE_HOLE: i32 = 24;
+
+/// The cost per plug in the goal (a piece of another seat that does not count there yet)
+/// that [`Brs::with_exposure`] was measured with: three rows (see [`EXPOSURE_HOLE`]).
+pub const EXPOSURE_FOREIGN: i32 = 48;
+
+/// How many gaps (empty goal cells and plugs) the root unit's goals may have for
+/// [`Brs::with_exposure`] to charge them, as measured (see [`EXPOSURE_HOLE`]).
+pub const EXPOSURE_GAPS: u32 = 2;
+
 /// Marks the table keys of first opponent layers searched with threats (see
 /// [`Brs::with_threats`]), whose values differ from those of plain model layers.
 const THREAT_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -189,6 +206,10 @@ pub struct Brs<'a, E: Evaluator> {
     root_waiting: i32,
     /// Whether the model layers predict plugs (see [`Brs::with_plugs`]).
     plugs: bool,
+    /// Evaluation units per exposed hole and per foreign piece that does not count yet in
+    /// the root seat's goals (see [`Brs::with_exposure`]).
+    exposure: (i32, i32),
+    exposure_gaps: u32,
 }
 
 /// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
@@ -225,6 +246,8 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             root_progress: 0,
             root_waiting: 0,
             plugs: false,
+            exposure: (0, 0),
+            exposure_gaps: EXPOSURE_GAPS,
         }
     }
 
@@ -247,6 +270,64 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     pub fn with_plugs(mut self, on: bool) -> Brs<'a, E> {
         self.plugs = on;
         self
+    }
+
+    /// With costs other than zero, the root unit's leaf score pays for a goal left open to
+    /// plugs late in its race (see [`Brs::exposure_cost`]): `hole` units for every empty
+    /// goal cell an opponent could take, `foreign` for every piece of another seat that
+    /// stands in the goal without counting there yet, while at most `gaps` goal cells are
+    /// empty or held so. Off by default, level 10 too (measured with [`EXPOSURE_HOLE`],
+    /// [`EXPOSURE_FOREIGN`] and [`EXPOSURE_GAPS`]; arena `ens:...,expose=H,foreign=F,gaps=G`).
+    #[must_use]
+    pub fn with_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> Brs<'a, E> {
+        self.exposure = (hole, foreign);
+        self.exposure_gaps = gaps;
+        self
+    }
+
+    /// What the root unit's goal gaps cost it (see [`Brs::with_exposure`]): when at most
+    /// the given number of its goal cells are empty or held by pieces that do not count yet,
+    /// each such foreign piece, and each empty cell an opponent whose piece would not count
+    /// there could reach with one step or one jump.
+    fn exposure_cost(&self, pos: &Position) -> i32 {
+        let (hole_cost, foreign_cost) = self.exposure;
+        if (hole_cost, foreign_cost) == (0, 0) || self.root_seat.is_none() {
+            return 0;
+        }
+        let (holes, plugged) = self.root_goal_gaps(pos);
+        let gaps = holes.count() + plugged.count();
+        if gaps == 0 || gaps > self.exposure_gaps {
+            return 0;
+        }
+        let variant = self.core.variant;
+        let sides = &self.core.sides;
+        let mut pluggers = Bitboard::EMPTY;
+        for &s in sides.all_seats() {
+            if sides.unit(s) != self.core.root_unit && plugs_stay(variant, pos, s, 1) {
+                for a in variant.armies_of(s) {
+                    pluggers |= pos.army(a);
+                }
+            }
+        }
+        let board = variant.board();
+        let occupied = pos.occupied();
+        let mut exposed = 0;
+        for h in holes.iter() {
+            let Some(cell) = board.cell(usize::from(h)) else {
+                continue;
+            };
+            let reachable = (0..board.directions()).any(|d| {
+                board.neighbor(cell, d).is_some_and(|n| {
+                    pluggers.has(n.index())
+                        || (occupied.has(n.index())
+                            && board
+                                .neighbor(n, d)
+                                .is_some_and(|f| pluggers.has(f.index())))
+                })
+            });
+            exposed += i32::from(reachable);
+        }
+        exposed * hole_cost + i32::try_from(plugged.count()).unwrap_or(0) * foreign_cost
     }
 
     /// The root unit's goal cells that are empty, and those held by pieces of other seats
@@ -476,7 +557,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             pos,
             self.core.root_unit,
             self.rival_share,
-        )
+        ) - self.exposure_cost(pos)
     }
 
     /// The seats that move in the layer at `pos` (a bit mask) and whether it is a max layer.
@@ -1168,5 +1249,111 @@ mod tests {
             }
         }
         assert!(broken_on_stars > 0, "no move broke a ladder");
+    }
+}
+
+#[cfg(test)]
+mod exposure_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use halma_rules::{notation, BoardKind, GameSetup, RuleOptions};
+
+    use super::*;
+    use crate::eval::RaceEvaluator;
+
+    /// Seat 0 with eight pieces in its goal: an empty front cell next to the middle (next to
+    /// a piece of seat 2 with `near`, on it with `plugged`) and the empty tip; its other
+    /// pieces in the middle; seat 3 (whose home is seat 0's goal) in its own goal.
+    fn position(v: &Variant, near: bool, plugged: bool, third_gap: bool) -> Position {
+        let board = v.board();
+        let armies = v.armies();
+        let corners = armies
+            .iter()
+            .fold(Bitboard::EMPTY, |b, a| b | a.home | a.goal);
+        let cell = |i: u8| board.cell(usize::from(i)).unwrap();
+        let goal = armies[0].goal;
+        let front = goal
+            .iter()
+            .find(|&c| {
+                board
+                    .neighbors(cell(c))
+                    .iter()
+                    .any(|n| !corners.has(n.index()))
+            })
+            .unwrap();
+        let by = board
+            .neighbors(cell(front))
+            .into_iter()
+            .map(|n| n.index())
+            .find(|&n| !corners.has(n))
+            .unwrap();
+        let tip = goal
+            .iter()
+            .find(|&c| board.neighbors(cell(c)).len() == 2)
+            .unwrap();
+        let third = goal.iter().find(|&c| c != front && c != tip).unwrap();
+        let middle: Vec<u8> = (0..board.len() as u8)
+            .filter(|&c| !corners.has(c) && c != by)
+            .filter(|&c| {
+                board
+                    .neighbors(cell(c))
+                    .iter()
+                    .all(|n| n.index() != front && n.index() != by)
+            })
+            .collect();
+        let name = |c: u8| board.name(cell(c)).to_owned();
+        let list = |cells: Vec<u8>| cells.into_iter().map(name).collect::<Vec<_>>().join(",");
+        let mut own: Vec<u8> = goal
+            .iter()
+            .filter(|&c| c != front && c != tip && (!third_gap || c != third))
+            .collect();
+        let outside = 10 - own.len();
+        own.extend(middle.iter().rev().take(outside));
+        let placement: Vec<String> = armies
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                list(match i {
+                    0 => own.clone(),
+                    2 => {
+                        let spot = if plugged {
+                            front
+                        } else if near {
+                            by
+                        } else {
+                            middle[0]
+                        };
+                        a.home.iter().skip(1).chain([spot]).collect()
+                    }
+                    3 => a.goal.iter().collect(),
+                    _ => a.home.iter().collect(),
+                })
+            })
+            .collect();
+        let text = format!("star 6 - {} 1 30,30,30,30,30,30", placement.join("/"));
+        notation::parse_position_with(v, &text).unwrap()
+    }
+
+    #[test]
+    fn exposure_charges_reachable_holes_and_plugs() {
+        let v = Variant::new(&GameSetup {
+            board: BoardKind::Star,
+            players: 6,
+            options: RuleOptions::default(),
+        })
+        .unwrap();
+        let eval = RaceEvaluator::new(&v);
+        let mut brs = Brs::new(&v, &eval, MultiMode::Model, 10).with_exposure(24, 48, 2);
+        brs.root_seat = Some(v.seat(0).unwrap());
+        brs.core.root_unit = 0;
+        let cost = |b: &Brs<'_, RaceEvaluator>, near, plugged, third| {
+            b.exposure_cost(&position(&v, near, plugged, third))
+        };
+        assert_eq!(cost(&brs, true, false, false), 24);
+        assert_eq!(cost(&brs, false, false, false), 0);
+        assert_eq!(cost(&brs, false, true, false), 48);
+        assert_eq!(cost(&brs, true, false, true), 0);
+        let off = Brs::new(&v, &eval, MultiMode::Model, 10);
+        assert_eq!(cost(&off, true, false, false), 0);
     }
 }

@@ -254,6 +254,13 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
+    /// Sets [`Brs::with_exposure`] on every search (off in level 10; arena
+    /// `ens:...,expose=H,foreign=F,gaps=G`).
+    #[must_use]
+    pub fn with_exposure(self, hole: i32, foreign: i32, gaps: u32) -> Ensemble<'a, E> {
+        self.map_searches(|s| s.with_exposure(hole, foreign, gaps))
+    }
+
     /// Applies `f` to every search.
     fn map_searches(mut self, f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
         self.searches = self.searches.into_iter().map(f).collect();

@@ -191,6 +191,9 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_move: Option<Move>,
     /// Whether the opponents plug the root unit's goal ([`crate::Brs::with_plugs`]).
     plugs: bool,
+    /// The costs of [`crate::Brs::with_exposure`]: per exposed hole, per plug, and the most
+    /// gaps they apply to.
+    exposure: (i32, i32, usize),
 }
 
 impl<'a, E: Evaluator> MultiReference<'a, E> {
@@ -209,6 +212,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             root_waiting: 0,
             root_move: None,
             plugs: false,
+            exposure: (0, 0, 0),
         }
     }
 
@@ -218,6 +222,75 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     pub fn with_plugs(mut self, on: bool) -> MultiReference<'a, E> {
         self.plugs = on;
         self
+    }
+
+    /// Charges the root unit's leaves for a goal left open to plugs, as
+    /// [`crate::Brs::with_exposure`] does.
+    #[must_use]
+    pub fn with_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> MultiReference<'a, E> {
+        self.exposure = (hole, foreign, gaps as usize);
+        self
+    }
+
+    /// What the root unit's goal gaps cost it (see [`crate::Brs::with_exposure`]), found from
+    /// the cells' drawing coordinates: a piece on `p` reaches the hole `h` with one step when
+    /// they are neighbours, and with one jump over an occupied `m` neighbouring both when `m`
+    /// lies halfway between them.
+    fn exposure_cost(&self, pos: &Position) -> i32 {
+        let (hole_cost, foreign_cost, most) = self.exposure;
+        if (hole_cost, foreign_cost) == (0, 0) {
+            return 0;
+        }
+        let (holes, plugs) = self.root_goal_gaps(pos);
+        let gaps = holes.len() + plugs.len();
+        if gaps == 0 || gaps > most {
+            return 0;
+        }
+        let v = self.plain.variant;
+        let board = v.board();
+        let cells = board.cells();
+        let grace = v.options().anti_blocking_grace;
+        // The pieces of opponents that would not count in the goal after one more own move.
+        let pluggers: Vec<u8> = v
+            .armies()
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                !self.is_root_unit(a.owner)
+                    && (!v.options().anti_blocking
+                        || (pos.is_active(a.owner)
+                            && u32::from(pos.moves_made(a.owner)) + 1 < u32::from(grace)))
+            })
+            .flat_map(|(i, _)| pos.army(i).iter())
+            .collect();
+        let neighbours = |c: u8| -> Vec<u8> {
+            board
+                .cell(usize::from(c))
+                .map(|c| board.neighbors(c).iter().map(|n| n.index()).collect())
+                .unwrap_or_default()
+        };
+        let halfway = |p: u8, m: u8, h: u8| {
+            let (p, m, h) = (
+                &cells[usize::from(p)],
+                &cells[usize::from(m)],
+                &cells[usize::from(h)],
+            );
+            p.x + h.x == 2 * m.x && p.y + h.y == 2 * m.y
+        };
+        let exposed = holes
+            .iter()
+            .filter(|&&h| {
+                let around = neighbours(h);
+                pluggers.iter().any(|&p| {
+                    around.contains(&p)
+                        || around.iter().any(|&m| {
+                            pos.occupied().has(m) && neighbours(p).contains(&m) && halfway(p, m, h)
+                        })
+                })
+            })
+            .count();
+        let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        count(exposed) * hole_cost + count(plugs.len()) * foreign_cost
     }
 
     /// Whether a piece of `seat` in another unit's goal does not count there at `pos`.
@@ -338,7 +411,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             pos,
             self.plain.root_unit,
             self.rival_share,
-        )
+        ) - self.exposure_cost(pos)
     }
 
     fn is_root_unit(&self, seat: Seat) -> bool {

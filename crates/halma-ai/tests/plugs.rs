@@ -1,11 +1,14 @@
 //! Plugs: under the anti-blocking rule an opponent whose grace period has not run out can
 //! take the last empty cell of a seat's goal and so keep it from finishing
-//! (`Brs::with_plugs`).
+//! (`Brs::with_plugs`), and level 10's cost for goal cells left open to them
+//! (`Brs::with_exposure`).
 
 // Test code: a failed setup should fail the test loudly.
 #![allow(clippy::unwrap_used)]
 
-use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
+use halma_ai::brs::{
+    EXPOSURE_FOREIGN, EXPOSURE_GAPS, EXPOSURE_HOLE, MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS,
+};
 use halma_ai::ensemble::OTHER_FIELD_DEEP;
 use halma_ai::eval::{ROW, WIN_THRESHOLD};
 use halma_ai::sides::Sides;
@@ -242,4 +245,49 @@ fn plugs_match_the_reference() {
         }
     }
     assert!(changed > 0, "no position where plugs matter");
+}
+
+/// With plugs and level 10's cost for an open goal, the model search and its plain reference
+/// (which finds the holes an opponent can reach from the cells' coordinates) agree on every
+/// value, under each reply model, on endgame positions of self-play and on built ones (an
+/// open last hole or a plug, in and at the end of the opponent's grace period), where the
+/// cost changes the reference's values.
+#[test]
+fn exposure_matches_the_reference() {
+    let v = star6();
+    let eval = RaceEvaluator::new(&v);
+    let mut changed = 0;
+    let built = [(30, false), (30, true), (39, false), (39, true)]
+        .into_iter()
+        .flat_map(|(made, plugged)| last_holes(made, plugged, 4))
+        .map(|(_, pos)| (pos, Vec::new()));
+    for (pos, keys) in endgames(11, 8).into_iter().chain(built) {
+        for model in [ReplyModel::Greedy, ReplyModel::Progress, ReplyModel::Rival] {
+            for depth in [1, 3] {
+                let reference = |hole, foreign| {
+                    MultiReference::new(&v, &eval, MultiMode::Model)
+                        .with_reply_model(model)
+                        .with_rival_share(MODEL_RIVAL_SHARE)
+                        .with_root_progress(MODEL_ROOT_PROGRESS)
+                        .with_plugs(true)
+                        .with_exposure(hole, foreign, EXPOSURE_GAPS)
+                        .value(&pos, &keys, depth)
+                        .0
+                };
+                let want = reference(EXPOSURE_HOLE, EXPOSURE_FOREIGN);
+                changed += usize::from(want != reference(0, 0));
+                let got = Brs::new(&v, &eval, MultiMode::Model, 12)
+                    .with_reply_model(model)
+                    .with_rival_share(MODEL_RIVAL_SHARE)
+                    .with_root_progress(MODEL_ROOT_PROGRESS)
+                    .with_plugs(true)
+                    .with_exposure(EXPOSURE_HOLE, EXPOSURE_FOREIGN, EXPOSURE_GAPS)
+                    .choose(&pos, &keys, &Budget::depth(depth))
+                    .unwrap();
+                let text = notation::format_position(&v, &pos);
+                assert_eq!(got.score, want, "{model:?}, depth {depth}: {text}");
+            }
+        }
+    }
+    assert!(changed > 0, "no position where the cost matters");
 }

@@ -42,7 +42,9 @@
 //! below the root consider N own moves (`halma_ai::Ensemble::with_own_limit`; level 10: 10);
 //! `threats=N` lets the first opponent layer of every search also try up to N moves that
 //! break A's ladders while A's unit scores best of all units
-//! (`halma_ai::Ensemble::with_leader_threats`).
+//! (`halma_ai::Ensemble::with_leader_threats`); `expose=H,foreign=F,gaps=G` charges A's
+//! leaves H units per goal cell an opponent could plug and F per plug while at most G goal
+//! cells are open or plugged (`halma_ai::Brs::with_exposure`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -53,7 +55,9 @@
 //! grace period; 0 is the rule without it), `--games N`, `--ms M`, `--a-ms M` (A's own
 //! time per move, a diagnostic), `--cap PLIES`, `--opening PLIES`, `--seed S`, `--verbose` (every game: A's place and the plies at which
 //! the seats finished, A's marked), `--trace PLIES` (every seat's race distance
-//! every PLIES plies, A's marked), `--skip N` (start at the
+//! every PLIES plies, A's marked), `--dump-waits R` (the position before each of A's moves
+//! that brings no piece forward while A's race is at most R rows from its finish, with how
+//! many of its moves would have), `--skip N` (start at the
 //! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
@@ -137,6 +141,10 @@ struct EnsembleOptions {
     /// Threats in the first opponent layer while A's unit leads
     /// (`Ensemble::with_leader_threats`).
     threats: usize,
+    /// Exposure costs (`Brs::with_exposure`).
+    expose: i32,
+    foreign: i32,
+    gaps: u32,
 }
 
 impl EnsembleOptions {
@@ -152,6 +160,9 @@ impl EnsembleOptions {
             plugs: false,
             own: halma_ai::brs::MODEL_OWN_LIMIT,
             threats: 0,
+            expose: 0,
+            foreign: 0,
+            gaps: 2,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -172,6 +183,9 @@ impl EnsembleOptions {
                 "adapt" => o.adapt = value != 0,
                 "plugs" => o.plugs = value != 0,
                 "threats" => o.threats = value as usize,
+                "expose" => o.expose = value as i32,
+                "foreign" => o.foreign = value as i32,
+                "gaps" => o.gaps = value,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -430,6 +444,7 @@ impl Engine {
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
                     .with_leader_threats(o.threats)
+                    .with_exposure(o.expose, o.foreign, o.gaps)
                     .with_rival_share(
                         if o.adapt
                             && opponents::observe(variant, eval, pos, history) == Opponents::Greedy
@@ -473,6 +488,9 @@ struct Args {
     verbose: bool,
     /// Print every seat's race distance every this many plies (0: never).
     trace: usize,
+    /// Print the position before each of A's moves that brings no piece forward while A's
+    /// race is at most this many rows from its finish (0: none).
+    dump_waits: i32,
     /// Games of the seed's series to skip, so that one game can be replayed (`--skip N`).
     skip: u32,
     a_weights: Weights,
@@ -516,6 +534,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         verbose: false,
         trace: 0,
+        dump_waits: 0,
         skip: 0,
         a_weights: Weights::default(),
         b_weights: Weights::default(),
@@ -548,6 +567,9 @@ fn parse_args() -> Result<Args, String> {
             "--verbose" => a.verbose = true,
             "--skip" => a.skip = value()?.parse().map_err(|_| "bad --skip")?,
             "--trace" => a.trace = value()?.parse().map_err(|_| "bad --trace")?,
+            "--dump-waits" => {
+                a.dump_waits = value()?.parse().map_err(|_| "bad --dump-waits")?;
+            }
             "--a-weights" => a.a_weights = parse_weights(&value()?)?,
             "--b-weights" => a.b_weights = parse_weights(&value()?)?,
             _ => return Err(format!("unknown argument '{flag}'")),
@@ -660,15 +682,9 @@ fn goal_gaps(variant: &Variant, pos: &Position, seat: Seat) -> (u32, u32) {
     (holes, plugs)
 }
 
-/// Whether `seat`, to move at `pos`, is stuck (see [`Tally::stuck`]).
-fn is_stuck(
-    variant: &Variant,
-    eval: &RaceEvaluator,
-    pos: &Position,
-    seat: Seat,
-    moves: &mut Vec<Move>,
-) -> bool {
-    let goal_own: i32 = variant
+/// The race distance of `seat` once its own pieces fill its goals.
+fn finished_distance(variant: &Variant, eval: &RaceEvaluator, seat: Seat) -> i32 {
+    variant
         .armies_of(seat)
         .map(|a| {
             variant.armies()[a]
@@ -677,8 +693,19 @@ fn is_stuck(
                 .map(|c| eval.potential(a, c))
                 .sum::<i32>()
         })
-        .sum();
-    if seat_distance(variant, eval, pos, seat) > goal_own + STUCK_ROWS {
+        .sum()
+}
+
+/// Whether `seat`, to move at `pos`, is stuck (see [`Tally::stuck`]).
+fn is_stuck(
+    variant: &Variant,
+    eval: &RaceEvaluator,
+    pos: &Position,
+    seat: Seat,
+    moves: &mut Vec<Move>,
+) -> bool {
+    if seat_distance(variant, eval, pos, seat) > finished_distance(variant, eval, seat) + STUCK_ROWS
+    {
         return false;
     }
     variant.generate_moves(pos, moves);
@@ -887,6 +914,25 @@ fn run() -> Result<(), String> {
             let mv =
                 mv.ok_or_else(|| format!("game {g}: no move suggested for a seat that can move"))?;
             let progress = eval.progress(&pos, mv);
+            if args.dump_waits > 0 && is_a && progress <= 0 && game.record().len() >= args.opening {
+                let rows = seat_distance(&variant, &eval, &pos, mover)
+                    - finished_distance(&variant, &eval, mover);
+                if rows <= args.dump_waits {
+                    variant.generate_moves(&pos, &mut stuck_moves);
+                    let forward = stuck_moves
+                        .iter()
+                        .filter(|&&m| eval.progress(&pos, m) > 0)
+                        .count();
+                    eprintln!(
+                        "wait: game {g} ply {} rows {rows} move {}-{} forward moves {forward} made {}: {}",
+                        game.record().len(),
+                        variant.board().name(mv.from),
+                        variant.board().name(mv.to),
+                        pos.moves_made(mover),
+                        halma_rules::notation::format_position(&variant, &pos)
+                    );
+                }
+            }
             if game.record().len() >= args.opening
                 && sides.units() > 2
                 && is_stuck(&variant, &eval, &pos, mover, &mut stuck_moves)

@@ -91,8 +91,8 @@ pub const LADDERS: usize = 2;
 /// The cost per empty goal cell an opponent could plug that [`Brs::with_exposure`] was
 /// measured with: one and a half rows. On the 6-player star at 200 ms a move against five
 /// paranoid searches (arena `ens:deep=7,worst=1,plugs=1,adapt=1,expose=24,foreign=48`, level
-/// 10's options with the cost) it came first in 109 of 400 games (seeds 34 to 37 and 57 to
-/// 60) where level 10 came first in 101 on the same openings, and as the first seat to come
+/// 10's options with the cost) it came first in 121 of 450 games (seeds 34 to 37 and 57 to
+/// 61) where level 10 came first in 111 on the same openings, and as the first seat to come
 /// within four rows of its finish it finished about five plies sooner (`notes/multi.md`,
 /// twenty-fourth and thirtieth sessions). Not adopted: the difference is within the noise.
 pub const EXPOSURE_HOLE: i32 = 24;

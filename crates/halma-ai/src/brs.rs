@@ -273,10 +273,10 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     }
 
     /// With costs other than zero, the root unit's leaf score pays for a goal left open to
-    /// plugs late in its race (see [`Brs::exposure_cost`]): `hole` units for every empty
-    /// goal cell an opponent could take, `foreign` for every piece of another seat that
-    /// stands in the goal without counting there yet, while at most `gaps` goal cells are
-    /// empty or held so. Off by default, level 10 too (measured with [`EXPOSURE_HOLE`],
+    /// plugs late in its race: `hole` units for every empty goal cell an opponent whose piece
+    /// would not count there could reach with one step or one jump, `foreign` for every piece
+    /// of another seat that stands in the goal without counting there yet, while at most
+    /// `gaps` goal cells are empty or held so. Off by default, level 10 too (measured with [`EXPOSURE_HOLE`],
     /// [`EXPOSURE_FOREIGN`] and [`EXPOSURE_GAPS`]; arena `ens:...,expose=H,foreign=F,gaps=G`).
     #[must_use]
     pub fn with_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> Brs<'a, E> {

@@ -280,9 +280,14 @@ impl<'a, E: Evaluator> Brs<'a, E> {
     /// [`EXPOSURE_FOREIGN`] and [`EXPOSURE_GAPS`]; arena `ens:...,expose=H,foreign=F,gaps=G`).
     #[must_use]
     pub fn with_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> Brs<'a, E> {
+        self.set_exposure(hole, foreign, gaps);
+        self
+    }
+
+    /// [`Brs::with_exposure`] on a search already built (the ensemble sets it per position).
+    pub(crate) fn set_exposure(&mut self, hole: i32, foreign: i32, gaps: u32) {
         self.exposure = (hole, foreign);
         self.exposure_gaps = gaps;
-        self
     }
 
     /// What the root unit's goal gaps cost it (see [`Brs::with_exposure`]): when at most
@@ -1355,5 +1360,43 @@ mod exposure_tests {
         assert_eq!(cost(&brs, true, false, true), 0);
         let off = Brs::new(&v, &eval, MultiMode::Model, 10);
         assert_eq!(cost(&off, true, false, false), 0);
+    }
+
+    #[test]
+    fn leader_exposure_charges_only_the_leading_unit() {
+        use crate::search::{Budget, Strategy};
+        use crate::Ensemble;
+
+        let v = Variant::new(&GameSetup {
+            board: BoardKind::Star,
+            players: 6,
+            options: RuleOptions::default(),
+        })
+        .unwrap();
+        let eval = RaceEvaluator::new(&v);
+        // Seat 0 to move behind seat 3, whose pieces all stand in its goal (the game has not
+        // seen it finish); and the start, where every unit scores the same.
+        let trailer = position(&v, true, false, false);
+        let leader = Position::start(&v, v.seat(0).unwrap());
+        let sides = Sides::new(&v);
+        assert!(!crate::eval::scores_best(&eval, &sides, &trailer, 0));
+        assert!(crate::eval::scores_best(&eval, &sides, &leader, 0));
+        let mut ens = Ensemble::modelling(&v, &eval, 10).with_leader_exposure(24, 48, 2);
+        let costs = |e: &Ensemble<'_, RaceEvaluator>| -> Vec<(i32, i32, u32)> {
+            e.searches()
+                .iter()
+                .map(|s| (s.exposure.0, s.exposure.1, s.exposure_gaps))
+                .collect()
+        };
+        ens.choose(&leader, &[], &Budget::depth(1)).unwrap();
+        assert_eq!(costs(&ens), vec![(24, 48, 2); 3]);
+        ens.choose(&trailer, &[], &Budget::depth(1)).unwrap();
+        assert_eq!(costs(&ens), vec![(0, 0, 2); 3]);
+        ens.choose(&leader, &[], &Budget::depth(1)).unwrap();
+        assert_eq!(costs(&ens), vec![(24, 48, 2); 3]);
+        // Without the option the ensemble leaves the searches' costs as they were built.
+        let mut plain = Ensemble::modelling(&v, &eval, 10).with_exposure(24, 48, 2);
+        plain.choose(&trailer, &[], &Budget::depth(1)).unwrap();
+        assert_eq!(costs(&plain), vec![(24, 48, 2); 3]);
     }
 }

@@ -113,6 +113,9 @@ pub struct Ensemble<'a, E: Evaluator> {
     worst: bool,
     /// Threats tried while the unit to move leads ([`Ensemble::with_leader_threats`]).
     leader_threats: usize,
+    /// Exposure costs charged while the unit to move leads
+    /// ([`Ensemble::with_leader_exposure`]).
+    leader_exposure: Option<(i32, i32, u32)>,
     /// Root moves left out (see [`ExcludeRootMoves`]).
     excluded: Vec<Move>,
     /// Buffers: the root's moves, and the moves left out while one is scored.
@@ -135,6 +138,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             top: ENSEMBLE_TOP,
             worst: false,
             leader_threats: 0,
+            leader_exposure: None,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
@@ -261,6 +265,27 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.map_searches(|s| s.with_exposure(hole, foreign, gaps))
     }
 
+    /// Sets [`Brs::with_exposure`] on every search for the positions where the unit to move
+    /// scores best of all units still racing ([`crate::eval::scores_best`]), and no cost
+    /// elsewhere: the field blocks the leader, so a leader's open goal is what it loses,
+    /// while a unit behind needs the tempo more. Off in level 10: with
+    /// [`crate::brs::EXPOSURE_HOLE`] and [`crate::brs::EXPOSURE_FOREIGN`] against five
+    /// paranoid searches on the 6-player star at 200 ms a move it came first in 22 of 100
+    /// games where level 10 came first in 37 on the same openings (arena
+    /// `ens:...,expose=24,foreign=48,lead=1`, seeds 62 and 63, `notes/multi.md`, thirty-first
+    /// session).
+    #[must_use]
+    pub fn with_leader_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> Ensemble<'a, E> {
+        self.leader_exposure = Some((hole, foreign, gaps));
+        self
+    }
+
+    /// The searches, as the last [`Strategy::choose`] left them.
+    #[cfg(test)]
+    pub(crate) fn searches(&self) -> &[Brs<'a, E>] {
+        &self.searches
+    }
+
     /// Applies `f` to every search.
     fn map_searches(mut self, f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
         self.searches = self.searches.into_iter().map(f).collect();
@@ -323,12 +348,17 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
     /// Neither pass goes deeper than the budget's depth (the largest odd depth within it).
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
         let started = Instant::now();
-        if self.leader_threats > 0 {
+        if self.leader_threats > 0 || self.leader_exposure.is_some() {
             let sides = Sides::new(self.variant);
             let leads = scores_best(self.eval, &sides, pos, sides.unit(pos.to_move()));
-            let n = if leads { self.leader_threats } else { 0 };
             for search in &mut self.searches {
-                search.set_threats(n);
+                if self.leader_threats > 0 {
+                    search.set_threats(if leads { self.leader_threats } else { 0 });
+                }
+                if let Some((hole, foreign, gaps)) = self.leader_exposure {
+                    let (hole, foreign) = if leads { (hole, foreign) } else { (0, 0) };
+                    search.set_exposure(hole, foreign, gaps);
+                }
             }
         }
         let cap = (budget.max_depth.max(1) - 1) | 1;

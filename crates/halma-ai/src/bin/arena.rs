@@ -44,7 +44,8 @@
 //! break A's ladders while A's unit scores best of all units
 //! (`halma_ai::Ensemble::with_leader_threats`); `expose=H,foreign=F,gaps=G` charges A's
 //! leaves H units per goal cell an opponent could plug and F per plug while at most G goal
-//! cells are open or plugged (`halma_ai::Brs::with_exposure`).
+//! cells are open or plugged (`halma_ai::Brs::with_exposure`), and `lead=1` only while A's
+//! unit scores best of all units (`halma_ai::Ensemble::with_leader_exposure`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -145,6 +146,9 @@ struct EnsembleOptions {
     expose: i32,
     foreign: i32,
     gaps: u32,
+    /// 1: the exposure costs only while A's unit scores best
+    /// (`Ensemble::with_leader_exposure`).
+    lead: bool,
 }
 
 impl EnsembleOptions {
@@ -163,6 +167,7 @@ impl EnsembleOptions {
             expose: 0,
             foreign: 0,
             gaps: 2,
+            lead: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -186,6 +191,7 @@ impl EnsembleOptions {
                 "expose" => o.expose = value as i32,
                 "foreign" => o.foreign = value as i32,
                 "gaps" => o.gaps = value,
+                "lead" => o.lead = value != 0,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -438,13 +444,18 @@ impl Engine {
             }
             Engine::Ensemble(o) => {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
-                Ensemble::of_models(variant, eval, bits, &o.reply_models())
+                let ensemble = Ensemble::of_models(variant, eval, bits, &o.reply_models())
                     .with_passes(o.depth, o.deep, o.top)
                     .with_worst(o.worst)
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
-                    .with_leader_threats(o.threats)
-                    .with_exposure(o.expose, o.foreign, o.gaps)
+                    .with_leader_threats(o.threats);
+                let ensemble = if o.lead {
+                    ensemble.with_leader_exposure(o.expose, o.foreign, o.gaps)
+                } else {
+                    ensemble.with_exposure(o.expose, o.foreign, o.gaps)
+                };
+                ensemble
                     .with_rival_share(
                         if o.adapt
                             && opponents::observe(variant, eval, pos, history) == Opponents::Greedy

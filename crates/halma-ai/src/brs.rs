@@ -1339,14 +1339,19 @@ mod exposure_tests {
         notation::parse_position_with(v, &text).unwrap()
     }
 
-    #[test]
-    fn exposure_charges_reachable_holes_and_plugs() {
-        let v = Variant::new(&GameSetup {
+    /// The 6-player star with the default options.
+    fn star6() -> Variant {
+        Variant::new(&GameSetup {
             board: BoardKind::Star,
             players: 6,
             options: RuleOptions::default(),
         })
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn exposure_charges_reachable_holes_and_plugs() {
+        let v = star6();
         let eval = RaceEvaluator::new(&v);
         let mut brs = Brs::new(&v, &eval, MultiMode::Model, 10).with_exposure(24, 48, 2);
         brs.root_seat = Some(v.seat(0).unwrap());
@@ -1367,12 +1372,7 @@ mod exposure_tests {
         use crate::search::{Budget, Strategy};
         use crate::Ensemble;
 
-        let v = Variant::new(&GameSetup {
-            board: BoardKind::Star,
-            players: 6,
-            options: RuleOptions::default(),
-        })
-        .unwrap();
+        let v = star6();
         let eval = RaceEvaluator::new(&v);
         // Seat 0 to move behind seat 3, whose pieces all stand in its goal (the game has not
         // seen it finish); and the start, where every unit scores the same.

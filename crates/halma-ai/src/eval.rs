@@ -178,6 +178,14 @@ pub struct Weights {
     /// to the nearest goal cell still free (plus that cell's depth) instead of its way to the
     /// goal area: late in the game the last holes may lie at the far side of the goal.
     pub free_goals: bool,
+    /// Under the anti-blocking rule, count the other players' pieces in an army's goal that
+    /// count there as blockers, or will within this many more moves of their owner, as
+    /// filled cells: the pieces outside head for the cells still empty
+    /// ([`Weights::free_goals`]), and those not needed to fill them (the farthest) drop out
+    /// of the race sum, the stragglers and the jump chances. Once every seat has made its
+    /// grace period's moves, a goal is filled by whoever stands in it; the race sum alone
+    /// would still send every own piece home. `None` (off) by default.
+    pub blockers: Option<u16>,
 }
 
 impl Default for Weights {
@@ -190,6 +198,7 @@ impl Default for Weights {
             leave_home: 64,
             walled_in: 0,
             free_goals: true,
+            blockers: None,
         }
     }
 }
@@ -210,6 +219,10 @@ pub struct RaceEvaluator {
     homes: Vec<Bitboard>,
     /// Per seat: bit mask of its armies.
     armies_of: [u8; MAX_SEATS],
+    /// Per army: its owner.
+    owners: Vec<Seat>,
+    /// The anti-blocking rule's grace period in own moves (0: none).
+    grace: u16,
     /// The (over, landing) pairs of single jumps from each cell: `jumps[jump_start[c]..jump_start[c + 1]]`.
     jumps: Vec<(u8, u8)>,
     jump_start: Vec<u16>,
@@ -314,6 +327,8 @@ impl RaceEvaluator {
             target,
             goal_cells,
             goals: variant.armies().iter().map(|a| a.goal).collect(),
+            owners: variant.armies().iter().map(|a| a.owner).collect(),
+            grace: variant.options().anti_blocking_grace,
             homes: variant.armies().iter().map(|a| a.home).collect(),
             armies_of,
             jumps,
@@ -359,8 +374,36 @@ impl RaceEvaluator {
         rival && js.iter().all(|&(_, land)| occ.has(land))
     }
 
+    /// The cells of `army`'s goal that [`Weights::blockers`] counts as filled by other
+    /// players' pieces (none with the option off or without the anti-blocking rule).
+    #[inline]
+    fn counted_blockers(&self, pos: &Position, army: usize) -> Bitboard {
+        let Some(ahead) = self.weights.blockers else {
+            return Bitboard::EMPTY;
+        };
+        let goal = self.goals[army];
+        let foreign = goal & pos.occupied() & !pos.army(army);
+        if !self.anti_blocking || foreign.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let mut counted = Bitboard::EMPTY;
+        for (b, &owner) in self.owners.iter().enumerate() {
+            let there = pos.army(b) & foreign;
+            if there.is_empty() {
+                continue;
+            }
+            let counts = owner == self.owners[army]
+                || !pos.is_active(owner)
+                || pos.moves_made(owner).saturating_add(ahead) >= self.grace;
+            if counts {
+                counted |= there;
+            }
+        }
+        counted
+    }
+
     /// What the pieces of `army` outside its goal head for in `pos`: see
-    /// [`Weights::free_goals`].
+    /// [`Weights::free_goals`] and [`Weights::blockers`].
     #[inline(always)]
     fn free_targets(&self, pos: &Position, army: usize) -> Targets<'_> {
         let goal = self.goals[army];
@@ -370,7 +413,7 @@ impl RaceEvaluator {
             tables: &self.target[army],
             free: 0,
         };
-        let filled = pos.army(army) & goal;
+        let filled = (pos.army(army) & goal) | self.counted_blockers(pos, army);
         if self.weights.free_goals && !filled.is_empty() {
             for (i, g) in self.goal_cells[army].iter().enumerate().take(MAX_GOAL) {
                 if !filled.has(*g) {
@@ -387,6 +430,10 @@ impl RaceEvaluator {
     /// ([`Board::jump_landings`]); the plain evaluation (`eval/plain.rs`) finds them from the
     /// board's (over, landing) pairs, and a test holds the two equal.
     fn army_score(&self, pos: &Position, army: usize) -> i32 {
+        let counted = self.counted_blockers(pos, army);
+        if !counted.is_empty() {
+            return self.army_score_with_blockers(pos, army, counted);
+        }
         let pieces = pos.army(army);
         let goal = self.goals[army];
         let targets = self.free_targets(pos, army);
@@ -426,6 +473,50 @@ impl RaceEvaluator {
                 .map(|c| self.behind(targets.potential(c), count, sum))
                 .sum(),
         };
+        self.army_terms(count, sum, lag, jump_rows)
+    }
+
+    /// [`RaceEvaluator::army_score`] where other players' pieces fill the `counted` cells of
+    /// the army's goal ([`Weights::blockers`]): only as many pieces outside the goal race as
+    /// there are cells left to fill (at least one while no own piece stands in the goal),
+    /// those with the least potential (the most jump rows first among equals); the others
+    /// drop out of every term.
+    fn army_score_with_blockers(&self, pos: &Position, army: usize, counted: Bitboard) -> i32 {
+        let pieces = pos.army(army);
+        let goal = self.goals[army];
+        let targets = self.free_targets(pos, army);
+        let inside = pieces & goal;
+        // A goal counts as filled only with an own piece in it.
+        let needed = goal
+            .count()
+            .saturating_sub(inside.count() + counted.count())
+            .max(u32::from(inside.is_empty())) as usize;
+        let mut racing = [(0i32, 0i32); RACING];
+        let mut racers = 0;
+        for c in (pieces & !goal).iter() {
+            let Some(cell) = self.board.cell(usize::from(c)) else {
+                continue;
+            };
+            let p = targets.potential(c);
+            if let Some(slot) = racing.get_mut(racers) {
+                *slot = (
+                    p,
+                    -best_jump(self.board.jump_landings(pos, cell), p, &targets),
+                );
+                racers += 1;
+            }
+        }
+        let racing = &mut racing[..racers];
+        racing.sort_unstable();
+        let racing = &racing[..needed.min(racers)];
+        let count = inside.count() as i32 + racing.len() as i32;
+        let sum = inside.iter().map(|c| targets.potential(c)).sum::<i32>()
+            + racing.iter().map(|&(p, _)| p).sum::<i32>();
+        let jump_rows = -racing.iter().map(|&(_, j)| j).sum::<i32>();
+        let lag = racing
+            .iter()
+            .map(|&(p, _)| self.behind(p, count, sum))
+            .sum();
         self.army_terms(count, sum, lag, jump_rows)
     }
 
@@ -822,6 +913,70 @@ mod tests {
         assert!(v.is_legal(&far, mv));
         assert_eq!(on.waiting_cost(&far, mv), 0);
         assert!(off.waiting_cost(&far, mv) > 0);
+    }
+
+    #[test]
+    fn counted_blockers_fill_their_cells() {
+        // The first army has eight pieces in its goal, i5 near it and e5 far back; its goal's
+        // tip (q1) holds a piece of the second army, and n4 is empty.
+        let text = |made: u16| {
+            format!(
+                "star 2 - p1,p2,o1,o2,o3,n1,n2,n3,i5,e5/a1,b1,b2,c1,c2,c3,d1,d2,d3,q1 1 {made},{made}"
+            )
+        };
+        let (v, late) = halma_rules::notation::parse_position(&text(60)).unwrap();
+        let (_, early) = halma_rules::notation::parse_position(&text(30)).unwrap();
+        let seat = v.seat(0).unwrap();
+        let off = RaceEvaluator::new(&v);
+        let with = |ahead| {
+            RaceEvaluator::with_weights(
+                &v,
+                Weights {
+                    blockers: Some(ahead),
+                    ..Weights::default()
+                },
+            )
+        };
+        let on = with(0);
+        // After the grace period the piece on q1 fills that cell: only n4 is a target, and
+        // the far piece (e5) is not needed to fill it.
+        assert_eq!(off.free_targets(&late, 0).free.count_ones(), 2);
+        assert_eq!(on.free_targets(&late, 0).free.count_ones(), 1);
+        assert!(on.seat_score(&late, seat) > off.seat_score(&late, seat) + 4 * ROW);
+        let mut moves = Vec::new();
+        v.generate_moves(&late, &mut moves);
+        let e5 = v.board().parse_cell("e5").unwrap();
+        let spare = moves
+            .iter()
+            .copied()
+            .find(|&mv| mv.from == e5 && off.progress(&late, mv) > 0)
+            .unwrap();
+        let mut next = late;
+        v.play_unchecked(&mut next, spare);
+        assert_eq!(on.seat_score(&next, seat), on.seat_score(&late, seat));
+        assert!(off.seat_score(&next, seat) > off.seat_score(&late, seat));
+        // The piece near the hole still races.
+        let i5 = v.board().parse_cell("i5").unwrap();
+        let racer = moves
+            .iter()
+            .copied()
+            .find(|&mv| mv.from == i5 && off.progress(&late, mv) > 0)
+            .unwrap();
+        let mut next = late;
+        v.play_unchecked(&mut next, racer);
+        assert!(on.seat_score(&next, seat) > on.seat_score(&late, seat));
+        // Ten moves before the second seat's grace period ends the piece does not count yet,
+        // unless the option looks that far ahead.
+        assert_eq!(on.seat_score(&early, seat), off.seat_score(&early, seat));
+        assert_eq!(
+            with(9).seat_score(&early, seat),
+            off.seat_score(&early, seat)
+        );
+        assert_eq!(with(10).free_targets(&early, 0).free.count_ones(), 1);
+        assert_eq!(
+            with(10).seat_score(&early, seat),
+            on.seat_score(&late, seat)
+        );
     }
 
     #[test]

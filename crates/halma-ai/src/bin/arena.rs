@@ -61,7 +61,9 @@
 //! many of its moves would have), `--skip N` (start at the
 //! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
-//! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1).
+//! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1, `blockers` H: other
+//! players' pieces in a goal that count there, or will within H of their owner's moves,
+//! count as filled cells).
 //!
 //! Besides the results it prints, with three or more sides, how many of A's and of B's moves
 //! each reply model (progress, greedy, rival) scores best, how A's moves saw their
@@ -520,6 +522,11 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
             "leave_home" => w.leave_home = value,
             "walled_in" => w.walled_in = value,
             "free_goals" => w.free_goals = value != 0,
+            "blockers" => {
+                w.blockers = Some(u16::try_from(value).map_err(|_| {
+                    format!("blockers takes a number of moves from 0 to 65535, not {value}")
+                })?);
+            }
             _ => return Err(format!("unknown weight '{name}'")),
         }
     }

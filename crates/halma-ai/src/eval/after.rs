@@ -6,8 +6,9 @@
 //! stragglers through their mean, and the jump chances of the pieces whose single jumps pass
 //! over or land on `f` or `t` (`RaceEvaluator::touches`): only those pieces are read again.
 //! A move into, out of or inside its army's goal can change which goal cells are free, and so
-//! every piece's potential (see [`super::Weights::free_goals`]); such moves, and every move
-//! while the walled-in term is on, are scored by playing them.
+//! every piece's potential (see [`super::Weights::free_goals`]); such moves, every move
+//! while the walled-in term is on, and every move of a seat with other players' pieces in
+//! its goal while [`super::Weights::blockers`] is on are scored by playing them.
 
 use halma_rules::{Bitboard, Move, Position, Variant};
 
@@ -151,8 +152,15 @@ impl RaceEvaluator {
     }
 
     /// What the position holds of `army` for [`RaceEvaluator::gains_after`]; `None` when
-    /// it has more pieces outside its goal than the tables take (no setup has).
+    /// it has more pieces outside its goal than the tables take (no setup has), or other
+    /// players' pieces in its goal with [`super::Weights::blockers`] on.
     fn read_army(&self, pos: &Position, army: usize) -> Option<Army> {
+        // Any other player's piece in the goal may come to count by the move (one that
+        // finishes its owner, say), so those are played.
+        let foreign = self.goals[army] & pos.occupied() & !pos.army(army);
+        if self.weights.blockers.is_some() && !foreign.is_empty() {
+            return None;
+        }
         let targets = self.free_targets(pos, army);
         let goal = self.goals[army];
         let mut x = Army {

@@ -72,7 +72,7 @@ impl RaceEvaluator {
             free: [&[]; MAX_GOAL],
             len: 0,
         };
-        let filled = pos.army(army) & goal;
+        let filled = (pos.army(army) & goal) | self.plain_counted_blockers(pos, army);
         if self.weights.free_goals && !filled.is_empty() {
             for (g, table) in self.goal_cells[army].iter().zip(&self.target[army]) {
                 if !filled.has(*g) && t.len < MAX_GOAL {
@@ -84,26 +84,46 @@ impl RaceEvaluator {
         t
     }
 
+    /// The goal cells of `army` that [`super::Weights::blockers`] counts as filled, cell by
+    /// cell.
+    fn plain_counted_blockers(&self, pos: &Position, army: usize) -> Bitboard {
+        let mut counted = Bitboard::EMPTY;
+        let Some(ahead) = self.weights.blockers else {
+            return counted;
+        };
+        if !self.anti_blocking {
+            return counted;
+        }
+        for g in self.goals[army].iter() {
+            let Some(b) = (0..self.goals.len()).find(|&b| pos.army(b).has(g)) else {
+                continue;
+            };
+            let owner = self.owners[b];
+            if b != army
+                && (owner == self.owners[army]
+                    || !pos.is_active(owner)
+                    || u32::from(pos.moves_made(owner)) + u32::from(ahead) >= u32::from(self.grace))
+            {
+                counted.set(g);
+            }
+        }
+        counted
+    }
+
     fn plain_army_score(&self, pos: &Position, army: usize) -> i32 {
         let w = &self.weights;
         let pieces = pos.army(army);
-        let count = pieces.count() as i32;
-        if count == 0 {
+        if pieces.is_empty() {
             return 0;
         }
         let occ = pos.occupied();
         let goal = self.goals[army];
         let targets = self.plain_targets(pos, army);
         let piece_potential = |c: u8| targets.potential(c);
-        let mut sum = 0;
-        let mut jump_rows = 0;
-        for c in pieces.iter() {
+        // Every piece outside the goal with its potential and its best single jump's rows.
+        let mut outside: Vec<(i32, i32)> = Vec::new();
+        for c in (pieces & !goal).iter() {
             let p = piece_potential(c);
-            sum += p;
-            if goal.has(c) {
-                // Jumps inside the goal are no ladder: only pieces still racing get credit.
-                continue;
-            }
             let mut best = 0;
             let js = &self.jumps[usize::from(self.jump_start[usize::from(c)])
                 ..usize::from(self.jump_start[usize::from(c) + 1])];
@@ -112,13 +132,31 @@ impl RaceEvaluator {
                     best = best.max(p - piece_potential(land));
                 }
             }
+            outside.push((p, best));
+        }
+        // With other players' pieces counted in the goal, only the pieces that fill the cells
+        // left race: the nearest, the most jump rows first among equals.
+        let counted = self.plain_counted_blockers(pos, army);
+        if !counted.is_empty() {
+            // A goal counts as filled only with an own piece in it.
+            let own = (pieces & goal).count();
+            let left = (goal.count() - own - counted.count()).max(u32::from(own == 0));
+            outside.sort_by_key(|&(p, best)| (p, std::cmp::Reverse(best)));
+            outside.truncate(left as usize);
+        }
+        let count = (pieces & goal).count() as i32 + outside.len() as i32;
+        let mut sum: i32 = (pieces & goal).iter().map(piece_potential).sum();
+        let mut jump_rows = 0;
+        for &(p, best) in &outside {
+            sum += p;
+            // Jumps inside the goal are no ladder: only pieces still racing get credit.
             jump_rows += best;
         }
         // Stragglers: rows behind the army's mean beyond the slack, kept exact (in units of
         // 1/count row) so that no rounding step rewards moving other pieces backwards.
         let mut lag = 0;
-        for c in (pieces & !goal).iter() {
-            lag += (piece_potential(c) * count - sum - w.straggler_slack * count).max(0);
+        for &(p, _) in &outside {
+            lag += (p * count - sum - w.straggler_slack * count).max(0);
         }
         -(w.row * sum) - w.straggler * lag / count + w.jump * jump_rows
     }
@@ -200,6 +238,24 @@ mod tests {
             ),
             (BoardKind::Star, 6, o()),
             (
+                // Short grace periods, so that other players' pieces come to count in goals
+                // (see `Weights::blockers`).
+                BoardKind::Star,
+                6,
+                RuleOptions {
+                    anti_blocking_grace: Some(0),
+                    ..o()
+                },
+            ),
+            (
+                BoardKind::Star,
+                6,
+                RuleOptions {
+                    anti_blocking_grace: Some(12),
+                    ..o()
+                },
+            ),
+            (
                 BoardKind::Star,
                 2,
                 RuleOptions {
@@ -252,9 +308,18 @@ mod tests {
                 free_goals: false,
                 ..Weights::default()
             },
+            Weights {
+                blockers: Some(0),
+                ..Weights::default()
+            },
+            Weights {
+                blockers: Some(4),
+                ..Weights::default()
+            },
         ];
         let mut checked = 0;
         let mut with_free_targets = 0;
+        let mut with_blockers = 0;
         for (i, (board, players, options)) in setups.into_iter().enumerate() {
             let Ok(variant) = Variant::new(&GameSetup {
                 board,
@@ -304,6 +369,10 @@ mod tests {
                             && (0..variant.armies().len())
                                 .any(|a| eval.free_targets(&pos, a).free != 0),
                     );
+                    with_blockers += usize::from(
+                        (0..variant.armies().len())
+                            .any(|a| !eval.counted_blockers(&pos, a).is_empty()),
+                    );
                     if sides.game_over(&pos) {
                         break;
                     }
@@ -318,6 +387,10 @@ mod tests {
         assert!(
             with_free_targets > 500,
             "only {with_free_targets} positions had goal cells filled"
+        );
+        assert!(
+            with_blockers > 200,
+            "only {with_blockers} positions had other players' pieces counted in a goal"
         );
     }
 }

@@ -88,6 +88,42 @@ pub const GREEDY_FIELD_RIVAL_SHARE: i32 = 50;
 /// No deeper value is started once this share of the budget (percent) is gone.
 const DEEP_SHARE: u32 = 60;
 
+/// How an [`Ensemble`] folds a root move's values under its searches into one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aggregate {
+    /// Their mean.
+    #[default]
+    Mean,
+    /// The least of them ([`Ensemble::with_worst`]).
+    Worst,
+    /// The middle one, the lower of the two middle ones for an even number of searches: a
+    /// move is judged by what most models predict, and one model's lone catastrophe does not
+    /// decide it ([`Ensemble::with_aggregate`]).
+    Median,
+}
+
+impl Aggregate {
+    /// The value of `values` (one per search, at least one; reordered).
+    #[must_use]
+    pub fn of(self, values: &mut [i32]) -> i32 {
+        match self {
+            Aggregate::Mean => {
+                let n = i64::try_from(values.len()).unwrap_or(i64::MAX).max(1);
+                let sum: i64 = values.iter().map(|&v| i64::from(v)).sum();
+                i32::try_from(sum / n).unwrap_or(0)
+            }
+            Aggregate::Worst => values.iter().copied().min().unwrap_or(0),
+            Aggregate::Median => {
+                values.sort_unstable();
+                values
+                    .get(values.len().saturating_sub(1) / 2)
+                    .copied()
+                    .unwrap_or(0)
+            }
+        }
+    }
+}
+
 /// A root move's value under every search of an [`Ensemble`].
 #[derive(Clone, Debug)]
 struct Scored {
@@ -109,8 +145,8 @@ pub struct Ensemble<'a, E: Evaluator> {
     depth: u32,
     deep: u32,
     top: usize,
-    /// Score a move by its worst value over the searches instead of the mean.
-    worst: bool,
+    /// How a move's values over the searches are folded into one.
+    aggregate: Aggregate,
     /// Threats tried while the unit to move leads ([`Ensemble::with_leader_threats`]).
     leader_threats: usize,
     /// Exposure costs charged while the unit to move leads
@@ -121,6 +157,8 @@ pub struct Ensemble<'a, E: Evaluator> {
     /// Buffers: the root's moves, and the moves left out while one is scored.
     moves: Vec<Move>,
     others: Vec<Move>,
+    /// A root move's values under the searches, folded by [`Ensemble::score`].
+    values: Vec<i32>,
     nodes: u64,
 }
 
@@ -136,12 +174,13 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             depth: ENSEMBLE_DEPTH,
             deep: ENSEMBLE_DEEP,
             top: ENSEMBLE_TOP,
-            worst: false,
+            aggregate: Aggregate::Mean,
             leader_threats: 0,
             leader_exposure: None,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
+            values: Vec::new(),
             nodes: 0,
         }
     }
@@ -213,8 +252,19 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// 21, and against five greedy players in 57 of 100 where the mean came first in 63;
     /// `notes/multi.md`, fifteenth and eighteenth sessions).
     #[must_use]
-    pub fn with_worst(mut self, worst: bool) -> Ensemble<'a, E> {
-        self.worst = worst;
+    pub fn with_worst(self, worst: bool) -> Ensemble<'a, E> {
+        self.with_aggregate(if worst {
+            Aggregate::Worst
+        } else {
+            Aggregate::Mean
+        })
+    }
+
+    /// Sets how every root move's values over the searches are folded into one (the mean by
+    /// default; [`Ensemble::with_worst`]). Arena `ens:...,median=1` for [`Aggregate::Median`].
+    #[must_use]
+    pub fn with_aggregate(mut self, aggregate: Aggregate) -> Ensemble<'a, E> {
+        self.aggregate = aggregate;
         self
     }
 
@@ -292,8 +342,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
-    /// The value of root move `mv` at `depth`: the mean of the searches' values (their least
-    /// with [`Ensemble::with_worst`]) with every other root move left out; `None` when the
+    /// The value of root move `mv` at `depth`: the searches' values folded by the ensemble's
+    /// [`Aggregate`] (the mean by default) with every other root move left out; `None` when the
     /// clock stopped a search before that depth. A search that proved a win or a loss stops
     /// deepening there (the value holds at every depth), so its value counts as reached.
     fn score(
@@ -311,8 +361,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             max_depth: depth,
             ..*budget
         };
-        let mut sum = 0i64;
-        let mut min = i32::MAX;
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
         let mut pv = None;
         for search in &mut self.searches {
             search.exclude_root_moves(&self.others);
@@ -321,18 +371,14 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             if r.depth < depth && r.score.abs() < WIN_THRESHOLD {
                 return None;
             }
-            sum += i64::from(r.score);
-            min = min.min(r.score);
+            values.push(r.score);
             pv.get_or_insert(r.pv);
         }
-        let n = i64::try_from(self.searches.len()).ok()?.max(1);
+        let value = self.aggregate.of(&mut values);
+        self.values = values;
         Some(Scored {
             mv,
-            value: if self.worst {
-                min
-            } else {
-                i32::try_from(sum / n).ok()?
-            },
+            value,
             depth,
             pv: pv?,
         })
@@ -431,5 +477,22 @@ impl<E: Evaluator> Ensemble<'_, E> {
 impl<E: Evaluator> ExcludeRootMoves for Ensemble<'_, E> {
     fn exclude_root_moves(&mut self, moves: &[Move]) {
         self.excluded = moves.to_vec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Aggregate;
+
+    #[test]
+    fn aggregates_fold_the_values() {
+        assert_eq!(Aggregate::Mean.of(&mut [3, -5, 10]), 2);
+        assert_eq!(Aggregate::Worst.of(&mut [3, -5, 10]), -5);
+        assert_eq!(Aggregate::Median.of(&mut [10, -5, 3]), 3);
+        // The lower of the two middle values.
+        assert_eq!(Aggregate::Median.of(&mut [4, 1, 3, 2]), 2);
+        for a in [Aggregate::Mean, Aggregate::Worst, Aggregate::Median] {
+            assert_eq!(a.of(&mut [7]), 7);
+        }
     }
 }

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
-use halma_ai::ensemble::ENSEMBLE_MODELS;
+use halma_ai::ensemble::{Aggregate, ENSEMBLE_MODELS};
 use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW};
 use halma_ai::{
     suggest, suggest_lines, Brs, Budget, Ensemble, ExcludeRootMoves, Greedy, MultiMode,
@@ -757,7 +757,8 @@ fn ensemble_of<'a>(v: &'a Variant, eval: &'a RaceEvaluator) -> Ensemble<'a, Race
 }
 
 /// The ensemble's value of root move `mv` at `depth` by the plain reference: the mean of the
-/// reference's values of that move alone under every model, or the least of them (`worst`).
+/// reference's values of that move alone under every model, the least of them, or the middle
+/// one (the lower middle one of an even number), as `aggregate` says.
 fn reference_ensemble_value(
     v: &Variant,
     eval: &RaceEvaluator,
@@ -765,7 +766,7 @@ fn reference_ensemble_value(
     history: &[u64],
     mv: Move,
     depth: u32,
-    worst: bool,
+    aggregate: Aggregate,
 ) -> i32 {
     let values: Vec<i32> = ENSEMBLE_MODELS
         .iter()
@@ -779,24 +780,31 @@ fn reference_ensemble_value(
                 .0
         })
         .collect();
-    if worst {
-        return *values.iter().min().unwrap();
+    match aggregate {
+        Aggregate::Mean => {
+            let sum: i64 = values.iter().map(|&x| i64::from(x)).sum();
+            i32::try_from(sum / values.len() as i64).unwrap()
+        }
+        Aggregate::Worst => *values.iter().min().unwrap(),
+        Aggregate::Median => {
+            let mut sorted = values.clone();
+            sorted.sort();
+            sorted[(sorted.len() - 1) / 2]
+        }
     }
-    let sum: i64 = values.iter().map(|&x| i64::from(x)).sum();
-    i32::try_from(sum / values.len() as i64).unwrap()
 }
 
 /// The ensemble's choice by the plain reference, as its documentation describes it: the most
 /// forward moves first, ranked by their mean at `depth`, then the best `top` of them by their
-/// mean at `deep` (0: no second pass), the first among equals; with `worst`, by their least
-/// value over the models instead of the mean.
+/// mean at `deep` (0: no second pass), the first among equals; by their least or middle
+/// value over the models instead of the mean as `aggregate` says.
 fn reference_ensemble_choice(
     v: &Variant,
     eval: &RaceEvaluator,
     pos: &Position,
     history: &[u64],
     (depth, deep, top): (u32, u32, usize),
-    worst: bool,
+    aggregate: Aggregate,
 ) -> (i32, Move) {
     let mut moves = Vec::new();
     v.generate_moves(pos, &mut moves);
@@ -805,7 +813,7 @@ fn reference_ensemble_choice(
         .iter()
         .map(|&mv| {
             (
-                reference_ensemble_value(v, eval, pos, history, mv, depth, worst),
+                reference_ensemble_value(v, eval, pos, history, mv, depth, aggregate),
                 mv,
             )
         })
@@ -816,7 +824,7 @@ fn reference_ensemble_choice(
     }
     let mut best: Option<(i32, Move)> = None;
     for &(_, mv) in ranked.iter().take(top) {
-        let value = reference_ensemble_value(v, eval, pos, history, mv, deep, worst);
+        let value = reference_ensemble_value(v, eval, pos, history, mv, deep, aggregate);
         if best.is_none_or(|(b, _)| value > b) {
             best = Some((value, mv));
         }
@@ -825,20 +833,22 @@ fn reference_ensemble_choice(
 }
 
 /// Level 10's ensemble (six units and more) against the plain reference: the same move and
-/// value with one pass and with two, by the mean and by the worst value, with and without
-/// the game's recent positions, on the small and the full 6-player star.
+/// value with one pass and with two, by the mean, the worst and the middle value, with and
+/// without the game's recent positions, on the small and the full 6-player star.
 #[test]
 fn ensemble_matches_reference_on_six_player_stars() {
     let small = &small_stars()[2];
     let full = variant(BoardKind::Star, 6, RuleOptions::default());
     assert_eq!(Sides::new(small).units(), 6);
     let mut rng = SplitMix64::new(41);
-    for (v, positions, plies, passes, worst) in [
-        (small, 4, 0..40, (3, 0, 1), false),
-        (small, 4, 0..40, (1, 3, 3), false),
-        (small, 4, 0..40, (1, 3, 3), true),
-        (&full, 2, 60..120, (1, 3, 4), false),
-        (&full, 2, 60..120, (1, 3, 4), true),
+    for (v, positions, plies, passes, aggregate) in [
+        (small, 4, 0..40, (3, 0, 1), Aggregate::Mean),
+        (small, 4, 0..40, (1, 3, 3), Aggregate::Mean),
+        (small, 4, 0..40, (1, 3, 3), Aggregate::Worst),
+        (small, 4, 0..40, (1, 3, 3), Aggregate::Median),
+        (&full, 2, 60..120, (1, 3, 4), Aggregate::Mean),
+        (&full, 2, 60..120, (1, 3, 4), Aggregate::Worst),
+        (&full, 2, 60..120, (1, 3, 4), Aggregate::Median),
     ] {
         let eval = RaceEvaluator::new(v);
         let mut checked = 0;
@@ -853,12 +863,13 @@ fn ensemble_matches_reference_on_six_player_stars() {
                 let (depth, deep, top) = passes;
                 let got = ensemble_of(v, &eval)
                     .with_passes(depth, deep, top)
-                    .with_worst(worst)
+                    .with_aggregate(aggregate)
                     .choose(&pos, game, &Budget::depth(64))
                     .unwrap();
-                let (value, mv) = reference_ensemble_choice(v, &eval, &pos, game, passes, worst);
+                let (value, mv) =
+                    reference_ensemble_choice(v, &eval, &pos, game, passes, aggregate);
                 let context = format!(
-                    "passes {passes:?}, worst {worst}, plies {at}, {} seen",
+                    "passes {passes:?}, {aggregate:?}, plies {at}, {} seen",
                     game.len()
                 );
                 assert_eq!((got.score, got.mv), (value, mv), "{context}");

@@ -31,7 +31,8 @@
 //! of reply-model searches at six units (`halma_ai::Ensemble`; the values shown are level
 //! 10's): the reply models by digit (1 progress, 2 greedy, 3 rival), the depth every root
 //! move is searched to, the deeper one (0: none) and how many root moves get it; `worst=1`
-//! scores a move by its worst value over the models instead of the mean; `rivals=P` sets P %
+//! scores a move by its worst value over the models instead of the mean, `median=1` by the
+//! middle one; `rivals=P` sets P %
 //! of the best rival's score against the own (level 10: 0, or
 //! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
 //! that greedy racers' share when A sees its opponents race greedily (the other options
@@ -88,6 +89,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use halma_ai::brs::{model_agrees, ModelScratch};
+use halma_ai::ensemble::Aggregate;
 use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::opponents::{self, Opponents};
 use halma_ai::{
@@ -133,6 +135,8 @@ struct EnsembleOptions {
     top: usize,
     /// 1: a move's worst value over the models instead of the mean.
     worst: bool,
+    /// 1: a move's middle value over the models instead of the mean (over `worst`).
+    median: bool,
     /// The share of the best rival's score (percent) set against the own.
     rivals: i32,
     /// 1: the greedy racers' share when the opponents are seen to race greedily.
@@ -161,6 +165,7 @@ impl EnsembleOptions {
             deep: halma_ai::ensemble::ENSEMBLE_DEEP,
             top: halma_ai::ensemble::ENSEMBLE_TOP,
             worst: false,
+            median: false,
             rivals: halma_ai::brs::MODEL_RIVAL_SHARE,
             adapt: false,
             plugs: false,
@@ -186,6 +191,7 @@ impl EnsembleOptions {
                 "deep" => o.deep = value,
                 "top" => o.top = value as usize,
                 "worst" => o.worst = value != 0,
+                "median" => o.median = value != 0,
                 "rivals" => o.rivals = i32::try_from(value.min(100)).unwrap_or(100),
                 "adapt" => o.adapt = value != 0,
                 "plugs" => o.plugs = value != 0,
@@ -452,6 +458,11 @@ impl Engine {
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
                     .with_leader_threats(o.threats);
+                let ensemble = if o.median {
+                    ensemble.with_aggregate(Aggregate::Median)
+                } else {
+                    ensemble
+                };
                 let ensemble = if o.lead {
                     ensemble.with_leader_exposure(o.expose, o.foreign, o.gaps)
                 } else {

@@ -364,8 +364,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             max_depth: depth,
             ..*budget
         };
-        let mut values = std::mem::take(&mut self.values);
-        values.clear();
+        self.values.clear();
         let mut pv = None;
         for search in &mut self.searches {
             search.exclude_root_moves(&self.others);
@@ -374,14 +373,12 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             if r.depth < depth && r.score.abs() < WIN_THRESHOLD {
                 return None;
             }
-            values.push(r.score);
+            self.values.push(r.score);
             pv.get_or_insert(r.pv);
         }
-        let value = self.aggregate.of(&mut values);
-        self.values = values;
         Some(Scored {
             mv,
-            value,
+            value: self.aggregate.of(&mut self.values),
             depth,
             pv: pv?,
         })

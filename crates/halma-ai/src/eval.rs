@@ -379,14 +379,20 @@ impl RaceEvaluator {
 
     /// The cells of `army`'s goal that [`Weights::blockers`] counts as filled by other
     /// players' pieces (none with the option off or without the anti-blocking rule).
-    #[inline]
+    #[inline(always)]
     fn counted_blockers(&self, pos: &Position, army: usize) -> Bitboard {
-        let Some(ahead) = self.weights.blockers else {
-            return Bitboard::EMPTY;
-        };
+        match self.weights.blockers {
+            Some(ahead) if self.anti_blocking => self.counted_blockers_within(pos, army, ahead),
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// [`RaceEvaluator::counted_blockers`] with the option on, looking `ahead` moves ahead.
+    #[inline(never)]
+    fn counted_blockers_within(&self, pos: &Position, army: usize, ahead: u16) -> Bitboard {
         let goal = self.goals[army];
         let foreign = goal & pos.occupied() & !pos.army(army);
-        if !self.anti_blocking || foreign.is_empty() {
+        if foreign.is_empty() {
             return Bitboard::EMPTY;
         }
         let mut counted = Bitboard::EMPTY;
@@ -948,26 +954,23 @@ mod tests {
         assert!(on.seat_score(&late, seat) > off.seat_score(&late, seat) + 4 * ROW);
         let mut moves = Vec::new();
         v.generate_moves(&late, &mut moves);
-        let e5 = v.board().parse_cell("e5").unwrap();
-        let spare = moves
-            .iter()
-            .copied()
-            .find(|&mv| mv.from == e5 && off.progress(&late, mv) > 0)
-            .unwrap();
-        let mut next = late;
-        v.play_unchecked(&mut next, spare);
+        // The position after a forward move of the piece on `cell`.
+        let forward = |cell: &str| {
+            let from = v.board().parse_cell(cell).unwrap();
+            let mv = moves
+                .iter()
+                .copied()
+                .find(|&mv| mv.from == from && off.progress(&late, mv) > 0)
+                .unwrap();
+            let mut next = late;
+            v.play_unchecked(&mut next, mv);
+            next
+        };
+        let next = forward("e5");
         assert_eq!(on.seat_score(&next, seat), on.seat_score(&late, seat));
         assert!(off.seat_score(&next, seat) > off.seat_score(&late, seat));
         // The piece near the hole still races.
-        let i5 = v.board().parse_cell("i5").unwrap();
-        let racer = moves
-            .iter()
-            .copied()
-            .find(|&mv| mv.from == i5 && off.progress(&late, mv) > 0)
-            .unwrap();
-        let mut next = late;
-        v.play_unchecked(&mut next, racer);
-        assert!(on.seat_score(&next, seat) > on.seat_score(&late, seat));
+        assert!(on.seat_score(&forward("i5"), seat) > on.seat_score(&late, seat));
         // Ten moves before the second seat's grace period ends the piece does not count yet,
         // unless the option looks that far ahead.
         assert_eq!(on.seat_score(&early, seat), off.seat_score(&early, seat));

@@ -32,8 +32,7 @@
 //! 10's): the reply models by digit (1 progress, 2 greedy, 3 rival), the depth every root
 //! move is searched to, the deeper one (0: none) and how many root moves get it; `worst=1`
 //! scores a move by its worst value over the models instead of the mean, `median=1` by the
-//! middle one; `rivals=P` sets P %
-//! of the best rival's score against the own (level 10: 0, or
+//! middle one; `rivals=P` sets P % of the best rival's score against the own (level 10: 0, or
 //! `halma_ai::ensemble::GREEDY_FIELD_RIVAL_SHARE` against greedy racers); `adapt=1` takes
 //! that greedy racers' share when A sees its opponents race greedily (the other options
 //! apply whatever A sees; level 10 itself also takes depth 7 and the worst value against

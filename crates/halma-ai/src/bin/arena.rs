@@ -49,7 +49,10 @@
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
-//! differ; a game reaching `--cap` plies is stopped and reported as capped.
+//! differ; a game reaching `--cap` plies is stopped and reported as capped. A capped game in
+//! which A had filled its goal before every other seat counts as A's win, as under the rules
+//! (without teams; the cap only stops the race for the later places), and A's place counts
+//! wherever A had finished.
 //!
 //! Options: `--board star|square16|square10|square8`, `--arm 3|4` (star arm size),
 //! `--players N`, `--teams`, `--anti-blocking 0|1`, `--grace N` (the anti-blocking rule's
@@ -613,6 +616,9 @@ struct Tally {
     draws: u32,
     losses: u32,
     capped: u32,
+    /// Capped games in which A had finished first: a first place under the rules (the first
+    /// seat to fill its goal wins; the cap only stops the race for the later places).
+    capped_firsts: u32,
     plies: u64,
     place_sum: u64,
     placed: u32,
@@ -832,6 +838,19 @@ fn finish_line(name: &str, finishes: &[(usize, u32, u32)]) -> String {
     )
 }
 
+/// A's place in a capped game from the plies at which seats finished (`finishes`, marked
+/// `true` for A's seat), and whether another seat shares it: seats that finished with the same
+/// move share a place, and a shared first place is no win (as [`a_result`] reads a full
+/// outcome). `(None, false)` while A has not finished.
+fn place_when_capped(finishes: &[(usize, bool)]) -> (Option<u8>, bool) {
+    let Some(&(at, _)) = finishes.iter().find(|f| f.1) else {
+        return (None, false);
+    };
+    let before = finishes.iter().filter(|f| f.0 < at).count();
+    let with = finishes.iter().filter(|f| f.0 == at).count();
+    (Some(u8::try_from(before + 1).unwrap_or(u8::MAX)), with > 1)
+}
+
 fn a_result(outcome: &Outcome, a_seat: Seat) -> (i32, Option<u8>) {
     let Some(place) = outcome.ranking.iter().find(|p| p.seats.contains(&a_seat)) else {
         return (0, None);
@@ -889,8 +908,8 @@ fn run() -> Result<(), String> {
         let mut history = vec![game.position().hash()];
         let mut finished_seen = 0u8;
         let mut a_stuck = false;
-        // The plies at which seats finished, in order, marked `A` for engine A's.
-        let mut finish_plies: Vec<String> = Vec::new();
+        // The plies at which seats finished, in order, and whether the seat was engine A's.
+        let mut finish_plies: Vec<(usize, bool)> = Vec::new();
         let mut moves = Vec::new();
         let mut stuck_moves = Vec::new();
         let mut gains = ModelScratch::default();
@@ -1013,21 +1032,33 @@ fn run() -> Result<(), String> {
                 let pace = &mut paces[usize::from(seat.index())];
                 pace.gated = pace.full_since.map(|since| ply - since);
                 tally.paces[side].push(*pace);
-                let mark = if of_a { "A" } else { "" };
-                finish_plies.push(format!("{mark}{ply}"));
+                finish_plies.push((ply, of_a));
             }
         }
         tally.plies += game.record().len() as u64;
         let line = match game.outcome() {
             None => {
                 tally.capped += 1;
+                let (a_finish_place, shared) = if args.teams {
+                    (None, false)
+                } else {
+                    place_when_capped(&finish_plies)
+                };
+                if a_finish_place == Some(1) && !shared {
+                    tally.wins += 1;
+                    tally.capped_firsts += 1;
+                }
+                if let Some(p) = a_finish_place {
+                    tally.place_sum += u64::from(p);
+                    tally.placed += 1;
+                }
                 if args.verbose {
                     eprintln!(
                         "capped: {}",
                         halma_rules::notation::format_position(&variant, game.position())
                     );
                 }
-                "capped".to_owned()
+                format!("capped, A place {a_finish_place:?}")
             }
             Some(outcome) => {
                 let (r, place) = a_result(outcome, a_seat);
@@ -1069,7 +1100,11 @@ fn run() -> Result<(), String> {
                 "game {g}: A seat {} plies {}: {line}, finishes at {}",
                 a_seat.index(),
                 game.record().len(),
-                finish_plies.join(" ")
+                finish_plies
+                    .iter()
+                    .map(|&(ply, of_a)| format!("{}{ply}", if of_a { "A" } else { "" }))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             );
         }
     }
@@ -1089,11 +1124,12 @@ fn run() -> Result<(), String> {
         args.opening
     );
     println!(
-        "A wins {} draws {} losses {} capped {} | A win rate {:.1}% | avg A place {:.2}",
+        "A wins {} draws {} losses {} capped {} (A first in {}) | A win rate {:.1}% | avg A place {:.2}",
         tally.wins,
         tally.draws,
         tally.losses,
         tally.capped,
+        tally.capped_firsts,
         100.0 * f64::from(tally.wins) / n,
         tally.place_sum as f64 / f64::from(tally.placed.max(1))
     );
@@ -1174,5 +1210,28 @@ fn main() -> ExitCode {
             eprintln!("arena: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::place_when_capped;
+
+    #[test]
+    fn a_capped_game_places_a_by_the_finishes_before_it() {
+        assert_eq!(place_when_capped(&[]), (None, false));
+        assert_eq!(
+            place_when_capped(&[(210, false), (230, false)]),
+            (None, false)
+        );
+        assert_eq!(place_when_capped(&[(210, true)]), (Some(1), false));
+        let second = [(200, false), (210, true), (240, false)];
+        assert_eq!(place_when_capped(&second), (Some(2), false));
+        assert_eq!(
+            place_when_capped(&[(210, false), (210, true)]),
+            (Some(1), true)
+        );
+        let shared = [(200, false), (230, true), (230, false)];
+        assert_eq!(place_when_capped(&shared), (Some(2), true));
     }
 }

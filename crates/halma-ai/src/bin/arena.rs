@@ -1170,6 +1170,7 @@ fn run() -> Result<(), String> {
         tally.plugged[0], tally.plugged[1]
     );
     if sides.units() > 2 {
+        // Over the games that ended (a capped game A won counts among the wins, not here).
         let finished = args.games - tally.capped;
         println!(
             "no forward move within {STUCK_ROWS} rows of the finish: A {} moves, in {} games (first in {}; \
@@ -1177,7 +1178,10 @@ fn run() -> Result<(), String> {
             tally.stuck[0],
             tally.stuck_games,
             tally.stuck_firsts,
-            tally.wins.saturating_sub(tally.stuck_firsts),
+            tally
+                .wins
+                .saturating_sub(tally.capped_firsts)
+                .saturating_sub(tally.stuck_firsts),
             finished.saturating_sub(tally.stuck_games),
             tally.stuck[1]
         );

@@ -62,14 +62,18 @@
 //! every PLIES plies, A's marked), `--dump-waits R` (the position before each of A's moves
 //! that brings no piece forward while A's race is at most R rows from its finish, with how
 //! many of its moves would have), `--skip N` (start at the
-//! seed's game N, to replay one game), and `--a-weights` / `--b-weights` with
+//! seed's game N, to replay one game), `--record DIR` (every game's moves into
+//! `DIR/seedS-gameN.txt`, one line a ply with the position before the move in the service's
+//! notation, the depth the search completed and its score, so that any position of a game
+//! can be read back and searched again), and `--a-weights` / `--b-weights` with
 //! evaluation weights over the defaults, as `name=value,...` (`row`, `straggler_slack`,
 //! `straggler`, `jump`, `leave_home`, `walled_in`, `free_goals` 0 or 1, `blockers` H: other
 //! players' pieces in a goal that count there, or will within H of their owner's moves,
 //! count as filled cells).
 //!
-//! Besides the results it prints, with three or more sides, how many of A's and of B's moves
-//! each reply model (progress, greedy, rival) scores best, how A's moves saw their
+//! Besides the results it prints the depth each side's searches completed (median and mean
+//! over the moves after the opening) and, with three or more sides, how many of A's and of
+//! B's moves each reply model (progress, greedy, rival) scores best, how A's moves saw their
 //! opponents (`halma_ai::opponents::observe`: greedy racers, others, or unknown, as level 10
 //! sees them), and how the seats finished, for A
 //! and for B's seats: the ply of each finish (earliest and median) and how many of the seat's
@@ -86,6 +90,7 @@
 //! piece forward), in how many games A was stuck so, and A's first places in those games and
 //! in the others.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -96,7 +101,7 @@ use halma_ai::eval::{Evaluator, Weights};
 use halma_ai::opponents::{self, Opponents};
 use halma_ai::{
     suggest_with, Brs, Budget, Ensemble, Mcts, MctsOptions, MultiMode, Pvs, PvsOptions,
-    RaceEvaluator, ReplyModel, SearchLimits, Sides, Strategy,
+    RaceEvaluator, ReplyModel, SearchLimits, SearchResult, Sides, Strategy,
 };
 use halma_rules::{
     BoardKind, Game, GameSetup, Move, MoveInput, Outcome, Position, RuleOptions, Seat, SplitMix64,
@@ -383,7 +388,7 @@ impl Engine {
         history: &[u64],
         ms: u64,
         seed: u64,
-    ) -> Option<Move> {
+    ) -> Option<SearchResult> {
         match self {
             Engine::Level(level) => {
                 let limits = SearchLimits {
@@ -391,18 +396,20 @@ impl Engine {
                     time_budget: Duration::from_millis(ms),
                     seed,
                 };
-                suggest_with(variant, eval, pos, history, &limits).map(|s| s.mv)
+                suggest_with(variant, eval, pos, history, &limits).map(|s| SearchResult {
+                    mv: s.mv,
+                    score: s.score,
+                    depth: s.depth,
+                    nodes: s.nodes,
+                    pv: s.pv,
+                })
             }
             Engine::Depth(d) => {
                 let budget = Budget::depth(d);
                 if Sides::new(variant).units() == 2 {
-                    Pvs::new(variant, eval, PvsOptions::default())
-                        .choose(pos, history, &budget)
-                        .map(|r| r.mv)
+                    Pvs::new(variant, eval, PvsOptions::default()).choose(pos, history, &budget)
                 } else {
-                    Brs::new(variant, eval, MultiMode::BestReply, 18)
-                        .choose(pos, history, &budget)
-                        .map(|r| r.mv)
+                    Brs::new(variant, eval, MultiMode::BestReply, 18).choose(pos, history, &budget)
                 }
             }
             Engine::Plain if Sides::new(variant).units() == 2 => {
@@ -412,9 +419,7 @@ impl Engine {
                     repetitions: true,
                     selective: false,
                 };
-                Pvs::new(variant, eval, options)
-                    .choose(pos, history, &budget)
-                    .map(|r| r.mv)
+                Pvs::new(variant, eval, options).choose(pos, history, &budget)
             }
             Engine::Plain => Engine::Level(10).choose(variant, eval, pos, history, ms, seed),
             Engine::Brs(o) => {
@@ -439,7 +444,6 @@ impl Engine {
                     .with_root_progress(o.now)
                     .with_root_waiting(o.wait)
                     .choose(pos, history, &budget)
-                    .map(|r| r.mv)
             }
             Engine::Mcts(_, switch)
                 if seat_distance(variant, eval, pos, pos.to_move()) <= switch =>
@@ -448,9 +452,7 @@ impl Engine {
             }
             Engine::Mcts(o, _) => {
                 let budget = Budget::timed(Duration::from_millis(ms), 64);
-                Mcts::new(variant, eval, o, seed)
-                    .choose(pos, history, &budget)
-                    .map(|r| r.mv)
+                Mcts::new(variant, eval, o, seed).choose(pos, history, &budget)
             }
             Engine::Ensemble(o) => {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
@@ -481,13 +483,10 @@ impl Engine {
                         },
                     )
                     .choose(pos, history, &Budget::timed(Duration::from_millis(ms), 64))
-                    .map(|r| r.mv)
             }
             Engine::Paranoid => {
                 let budget = Budget::timed(Duration::from_millis(ms), 64);
-                Brs::new(variant, eval, MultiMode::Paranoid, 16)
-                    .choose(pos, history, &budget)
-                    .map(|r| r.mv)
+                Brs::new(variant, eval, MultiMode::Paranoid, 16).choose(pos, history, &budget)
             }
         }
     }
@@ -521,6 +520,9 @@ struct Args {
     skip: u32,
     a_weights: Weights,
     b_weights: Weights,
+    /// Write every game's moves, with the position before each, into this directory
+    /// (`--record DIR`, see `record_line`).
+    record: Option<PathBuf>,
 }
 
 /// Evaluation weights from `name=value,...` over the defaults.
@@ -569,6 +571,7 @@ fn parse_args() -> Result<Args, String> {
         skip: 0,
         a_weights: Weights::default(),
         b_weights: Weights::default(),
+        record: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -603,6 +606,12 @@ fn parse_args() -> Result<Args, String> {
             }
             "--a-weights" => a.a_weights = parse_weights(&value()?)?,
             "--b-weights" => a.b_weights = parse_weights(&value()?)?,
+            "--record" => {
+                let dir = PathBuf::from(value()?);
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                a.record = Some(dir);
+            }
             _ => return Err(format!("unknown argument '{flag}'")),
         }
     }
@@ -645,6 +654,8 @@ struct Tally {
     /// Games in which A made such a move, and A's first places in them.
     stuck_games: u32,
     stuck_firsts: u32,
+    /// Per side: the depth each move's search completed (after the opening).
+    depths: [Vec<u32>; 2],
 }
 
 /// How near the finish (rows of race distance above the goal's own) a seat with no forward
@@ -916,6 +927,16 @@ fn run() -> Result<(), String> {
         let mut paces = vec![Pace::default(); players];
         // Per seat: its goals' empty cells and plugs (see `goal_gaps`).
         let mut gaps = vec![(0u32, 0u32); players];
+        // The game's lines for `--record` (see `record_line`).
+        let mut record = vec![format!(
+            "# arena game {g} of seed {}: A = {:?} in seat {}, B = {:?}, {} ms a move (A {} ms)",
+            args.seed,
+            args.a,
+            a_seat.index(),
+            args.b,
+            args.ms,
+            args.a_ms.unwrap_or(args.ms)
+        )];
         while !game.is_over() && game.record().len() < cap {
             let pos = *game.position();
             let mover = pos.to_move();
@@ -925,8 +946,14 @@ fn run() -> Result<(), String> {
                 mover == a_seat
             };
             let t = Instant::now();
-            let mv = if game.record().len() < args.opening {
-                random_forward(&variant, &eval, &pos, &mut rng)
+            let chosen = if game.record().len() < args.opening {
+                random_forward(&variant, &eval, &pos, &mut rng).map(|mv| SearchResult {
+                    mv,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![mv],
+                })
             } else {
                 let (engine, e, ms) = if is_a {
                     (args.a, &eval_a, args.a_ms.unwrap_or(args.ms))
@@ -936,8 +963,24 @@ fn run() -> Result<(), String> {
                 engine.choose(&variant, e, &pos, &history, ms, rng.next_u64())
             };
             let took = t.elapsed();
+            let mv = chosen.as_ref().map(|c| c.mv);
+            if args.record.is_some() {
+                if let Some(c) = &chosen {
+                    record.push(record_line(
+                        &variant,
+                        game.record().len(),
+                        &pos,
+                        is_a,
+                        c,
+                        took,
+                    ));
+                }
+            }
             if game.record().len() >= args.opening {
                 let side = usize::from(!is_a);
+                if let Some(c) = &chosen {
+                    tally.depths[side].push(c.depth);
+                }
                 if let Some(mv) = mv.filter(|_| sides.units() > 2) {
                     for (i, model) in REPLY_MODELS.into_iter().enumerate() {
                         let agrees = model_agrees(
@@ -1095,17 +1138,28 @@ fn run() -> Result<(), String> {
                 )
             }
         };
+        let summary = format!(
+            "game {g}: A seat {} plies {}: {line}, finishes at {}",
+            a_seat.index(),
+            game.record().len(),
+            finish_plies
+                .iter()
+                .map(|&(ply, of_a)| format!("{}{ply}", if of_a { "A" } else { "" }))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
         if args.verbose {
-            eprintln!(
-                "game {g}: A seat {} plies {}: {line}, finishes at {}",
-                a_seat.index(),
-                game.record().len(),
-                finish_plies
-                    .iter()
-                    .map(|&(ply, of_a)| format!("{}{ply}", if of_a { "A" } else { "" }))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
+            eprintln!("{summary}");
+        }
+        if let Some(dir) = &args.record {
+            record.push(format!("# {summary}"));
+            record.push(format!(
+                "end {}",
+                halma_rules::notation::format_position(&variant, game.position())
+            ));
+            let path = dir.join(format!("seed{}-game{g}.txt", args.seed));
+            std::fs::write(&path, record.join("\n") + "\n")
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
     let n = f64::from(args.games.max(1));
@@ -1142,6 +1196,13 @@ fn run() -> Result<(), String> {
         tally.max_time[1].as_secs_f64() * 1000.0,
         tally.first_mover_wins,
         started.elapsed().as_secs_f64()
+    );
+    println!(
+        "depth reached: A median {} mean {:.2}, B median {} mean {:.2}",
+        median(&mut tally.depths[0]),
+        mean(&tally.depths[0]),
+        median(&mut tally.depths[1]),
+        mean(&tally.depths[1])
     );
     if sides.units() > 2 {
         let share = |side: usize, model: usize| {
@@ -1189,6 +1250,42 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// The middle of `values` (the upper of the two middle ones for an even count; 0 for none).
+fn median(values: &mut [u32]) -> u32 {
+    values.sort_unstable();
+    values.get(values.len() / 2).copied().unwrap_or(0)
+}
+
+/// The mean of `values` (0 for none).
+fn mean(values: &[u32]) -> f64 {
+    values.iter().map(|&v| f64::from(v)).sum::<f64>() / values.len().max(1) as f64
+}
+
+/// One ply of a `--record` file: `ply P seat S[A] move FROM-TO depth D score V ms T
+/// position TEXT`, where TEXT is the position before the move in the service's notation
+/// (`halma_rules::notation::format_position`), so that any position of a game can be read
+/// back and searched again; `A` marks engine A's moves, and the opening's random moves have
+/// depth 0.
+fn record_line(
+    variant: &Variant,
+    ply: usize,
+    pos: &Position,
+    is_a: bool,
+    chosen: &SearchResult,
+    took: Duration,
+) -> String {
+    format!(
+        "ply {ply} seat {}{} move {} depth {} score {} ms {:.1} position {}",
+        pos.to_move().index(),
+        if is_a { "A" } else { "" },
+        halma_rules::notation::format_path(variant.board(), &[chosen.mv.from, chosen.mv.to]),
+        chosen.depth,
+        chosen.score,
+        took.as_secs_f64() * 1000.0,
+        halma_rules::notation::format_position(variant, pos)
+    )
+}
+
 /// A random move among those that do not go backwards (any move when all do).
 fn random_forward(
     variant: &Variant,
@@ -1219,7 +1316,74 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::place_when_capped;
+    // Test code: a failed setup should fail the test loudly.
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A `--record` file's lines read back into the game: each line's position is the game's
+    /// position before that ply, and its move, played there, is the ply's move.
+    #[test]
+    fn record_lines_read_back_into_the_game() {
+        let variant = Arc::new(
+            Variant::new(&GameSetup {
+                board: BoardKind::Star,
+                players: 6,
+                options: RuleOptions::default(),
+            })
+            .unwrap(),
+        );
+        let eval = RaceEvaluator::new(&variant);
+        let mut game = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
+        let mut rng = SplitMix64::new(7);
+        let mut lines = Vec::new();
+        for ply in 0..30 {
+            let pos = *game.position();
+            let mv = random_forward(&variant, &eval, &pos, &mut rng).unwrap();
+            let chosen = SearchResult {
+                mv,
+                score: -17,
+                depth: 3,
+                nodes: 0,
+                pv: vec![mv],
+            };
+            let took = Duration::from_micros(1_250);
+            lines.push(record_line(
+                &variant,
+                ply,
+                &pos,
+                ply % 6 == 2,
+                &chosen,
+                took,
+            ));
+            game.play(&MoveInput::FromTo(mv.from, mv.to)).unwrap();
+        }
+        assert!(lines[2].starts_with("ply 2 seat 2A move "), "{}", lines[2]);
+        assert!(lines[3].starts_with("ply 3 seat 3 move "), "{}", lines[3]);
+        assert!(lines[2].contains(" depth 3 score -17 ms 1.2 position "));
+        let mut replayed = Game::new(Arc::clone(&variant), variant.seat(0).unwrap());
+        for (line, played) in lines.iter().zip(game.record()) {
+            let (head, text) = line.split_once(" position ").unwrap();
+            let (_, pos) = halma_rules::notation::parse_position(text).unwrap();
+            assert_eq!(pos, *replayed.position());
+            let path = head.split(' ').nth(5).unwrap();
+            let cells = halma_rules::notation::parse_move(variant.board(), path).unwrap();
+            assert_eq!(cells, vec![played.mv.from, played.mv.to]);
+            replayed
+                .play(&MoveInput::FromTo(cells[0], cells[1]))
+                .unwrap();
+        }
+        assert_eq!(replayed.position(), game.position());
+    }
+
+    #[test]
+    fn medians_and_means_of_depths() {
+        assert_eq!(median(&mut []), 0);
+        assert_eq!(median(&mut [7, 3, 5]), 5);
+        assert_eq!(median(&mut [7, 3, 5, 9]), 7);
+        assert!((mean(&[3, 4]) - 3.5).abs() < 1e-9);
+        assert!(mean(&[]).abs() < 1e-9);
+    }
 
     #[test]
     fn a_capped_game_places_a_by_the_finishes_before_it() {

@@ -48,7 +48,7 @@ use std::time::Instant;
 use halma_rules::{Move, Position, Variant};
 
 use crate::brs::{Brs, ReplyModel, MODEL_RIVAL_SHARE, MODEL_RIVAL_UNITS};
-use crate::eval::{scores_best, Evaluator, WIN_THRESHOLD};
+use crate::eval::{scores_best, unit_score, Evaluator, ROW, WIN_THRESHOLD};
 use crate::opponents::Opponents;
 use crate::search::{Budget, ExcludeRootMoves, SearchResult, Strategy};
 use crate::sides::Sides;
@@ -155,6 +155,9 @@ pub struct Ensemble<'a, E: Evaluator> {
     /// Exposure costs charged while the unit to move leads
     /// ([`Ensemble::with_leader_exposure`]).
     leader_exposure: Option<(i32, i32, u32)>,
+    /// Within this many rows of the finish, a third pass to this depth
+    /// ([`Ensemble::with_finish_pass`]).
+    finish_pass: Option<(i32, u32)>,
     /// Root moves left out (see [`ExcludeRootMoves`]).
     excluded: Vec<Move>,
     /// Buffers: the root's moves, and the moves left out while one is scored.
@@ -180,6 +183,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             aggregate: Aggregate::Mean,
             leader_threats: 0,
             leader_exposure: None,
+            finish_pass: None,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
@@ -279,6 +283,13 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.map_searches(|s| s.with_rival_share(percent))
     }
 
+    /// Sets [`Brs::with_finish_places`] on every search (off in level 10; arena
+    /// `ens:...,places=1`).
+    #[must_use]
+    pub fn with_finish_places(self, on: bool) -> Ensemble<'a, E> {
+        self.map_searches(|s| s.with_finish_places(on))
+    }
+
     /// Sets [`Brs::with_plugs`] on every search (level 10: on against fields not judged
     /// greedy, [`Ensemble::against`]; arena `ens:...,plugs=1`).
     #[must_use]
@@ -330,6 +341,18 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     #[must_use]
     pub fn with_leader_exposure(mut self, hole: i32, foreign: i32, gaps: u32) -> Ensemble<'a, E> {
         self.leader_exposure = Some((hole, foreign, gaps));
+        self
+    }
+
+    /// With `Some((rows, depth))`, while the unit to move scores at least `-rows` rows (its
+    /// race nearly run, as [`Brs::with_endgame`] measures it: on the star the goal's own cells
+    /// count about 21 rows of that score), the moves of the deeper pass
+    /// are searched once more to `depth`, best first, while 60 % of the budget lasts; the
+    /// best of them wins when the deeper pass's best move got that far (otherwise the deeper
+    /// pass decides, as without this pass). Off by default (arena `ens:...,frows=R,fdeep=D`).
+    #[must_use]
+    pub fn with_finish_pass(mut self, pass: Option<(i32, u32)>) -> Ensemble<'a, E> {
+        self.finish_pass = pass.map(|(rows, depth)| (rows, depth | 1));
         self
     }
 
@@ -388,7 +411,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
 impl<E: Evaluator> Strategy for Ensemble<'_, E> {
     /// Every root move not left out is scored at the first depth, the most forward first (so
     /// that a budget too short for all of them has scored those); then the best of them, in
-    /// order, at the deeper one until 60 % of the budget is gone. The move with the
+    /// order, at the deeper one until 60 % of the budget is gone, and near the finish, with
+    /// [`Ensemble::with_finish_pass`], those once more at its depth. The move with the
     /// best value at the deepest depth reached wins (the first among equals). The first
     /// search's first iteration always completes, so a move comes back whatever the budget.
     /// Neither pass goes deeper than the budget's depth (the largest odd depth within it).
@@ -438,8 +462,9 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         // Stable: equal values keep the most forward move first.
         ranked.sort_by_key(|s| std::cmp::Reverse(s.value));
         let mut best: Option<Scored> = None;
+        let spend = budget.time_budget * DEEP_SHARE / 100;
+        let mut deep_scored = Vec::new();
         if deep > depth {
-            let spend = budget.time_budget * DEEP_SHARE / 100;
             let tops: Vec<Move> = ranked.iter().take(self.top).map(|s| s.mv).collect();
             for mv in tops {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
@@ -448,9 +473,38 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 let Some(s) = self.score(pos, history, mv, deep, budget) else {
                     break;
                 };
+                deep_scored.push((s.value, s.mv));
                 if best.as_ref().is_none_or(|b| s.value > b.value) {
                     best = Some(s);
                 }
+            }
+        }
+        let finish_depth = self.finish_pass.and_then(|(rows, d)| {
+            let sides = Sides::new(self.variant);
+            let unit = sides.unit(pos.to_move());
+            (unit_score(self.eval, &sides, pos, unit) >= -ROW * rows).then_some(d.min(cap))
+        });
+        if let Some(finish_depth) = finish_depth.filter(|&d| d > deep && deep_scored.len() > 1) {
+            // Stable: equal values keep the deeper pass's order.
+            deep_scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+            let mut finish_best: Option<Scored> = None;
+            for (i, &(_, mv)) in deep_scored.iter().enumerate() {
+                if budget.deadline.is_some() && started.elapsed() >= spend {
+                    break;
+                }
+                let Some(s) = self.score(pos, history, mv, finish_depth, budget) else {
+                    break;
+                };
+                if finish_best.as_ref().is_none_or(|b| s.value > b.value) {
+                    finish_best = Some(s);
+                }
+                if i == 0 {
+                    // The deeper pass's best got this far: from here the third pass decides.
+                    best = None;
+                }
+            }
+            if best.is_none() {
+                best = finish_best;
             }
         }
         let chosen = best.unwrap_or_else(|| ranked.swap_remove(0));

@@ -45,7 +45,10 @@
 //! (`halma_ai::Ensemble::with_leader_threats`); `expose=H,foreign=F,gaps=G` charges A's
 //! leaves H units per goal cell an opponent could plug and F per plug while at most G goal
 //! cells are open or plugged (`halma_ai::Brs::with_exposure`), and `lead=1` only while A's
-//! unit scores best of all units (`halma_ai::Ensemble::with_leader_exposure`).
+//! unit scores best of all units (`halma_ai::Ensemble::with_leader_exposure`); `frows=R,fdeep=D`
+//! searches the deeper pass's moves once more to depth D while A's score is at least -R rows
+//! (`halma_ai::Ensemble::with_finish_pass`), and `places=1` scores A's finish after a rival's
+//! as a lost place instead of a win (`halma_ai::Ensemble::with_finish_places`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -162,6 +165,12 @@ struct EnsembleOptions {
     /// 1: the exposure costs only while A's unit scores best
     /// (`Ensemble::with_leader_exposure`).
     lead: bool,
+    /// A third pass within `frows` rows of the finish to `fdeep`
+    /// (`Ensemble::with_finish_pass`; 0: none).
+    frows: i32,
+    fdeep: u32,
+    /// 1: a finish after a rival's scores as a leaf (`Ensemble::with_finish_places`).
+    places: bool,
 }
 
 impl EnsembleOptions {
@@ -182,6 +191,9 @@ impl EnsembleOptions {
             foreign: 0,
             gaps: 2,
             lead: false,
+            frows: 0,
+            fdeep: 0,
+            places: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -207,6 +219,9 @@ impl EnsembleOptions {
                 "foreign" => o.foreign = value as i32,
                 "gaps" => o.gaps = value,
                 "lead" => o.lead = value != 0,
+                "frows" => o.frows = i32::try_from(value).unwrap_or(i32::MAX),
+                "fdeep" => o.fdeep = value,
+                "places" => o.places = value != 0,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -461,7 +476,9 @@ impl Engine {
                     .with_worst(o.worst)
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
-                    .with_leader_threats(o.threats);
+                    .with_leader_threats(o.threats)
+                    .with_finish_pass((o.frows > 0 && o.fdeep > 0).then_some((o.frows, o.fdeep)))
+                    .with_finish_places(o.places);
                 let ensemble = if o.median {
                     ensemble.with_aggregate(Aggregate::Median)
                 } else {

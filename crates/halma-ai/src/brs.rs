@@ -210,11 +210,6 @@ pub struct Brs<'a, E: Evaluator> {
     /// the root seat's goals (see [`Brs::with_exposure`]).
     exposure: (i32, i32),
     exposure_gaps: u32,
-    /// Whether the root unit's finish after a rival that had not finished at the root scores
-    /// as a leaf instead of a win ([`Brs::with_finish_places`]).
-    finish_places: bool,
-    /// How many other units had finished at the root.
-    root_finished: usize,
 }
 
 /// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
@@ -253,30 +248,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             plugs: false,
             exposure: (0, 0),
             exposure_gaps: EXPOSURE_GAPS,
-            finish_places: false,
-            root_finished: 0,
         }
-    }
-
-    /// With `true`, a line in which the root unit fills its goals after another unit that
-    /// had not finished at the root did (a place lost within the search) scores as the
-    /// position's evaluation (the own race run, less [`crate::eval::PLACE`] for each unit
-    /// that finished first) less the plies to it, where by default every line that finishes
-    /// the root unit scores as a win. So the search tells a first place from a later one
-    /// once both lie within its horizon, as its leaves do. Off by default (arena
-    /// `ens:...,places=1`).
-    #[must_use]
-    pub fn with_finish_places(mut self, on: bool) -> Brs<'a, E> {
-        self.finish_places = on;
-        self
-    }
-
-    /// How many units other than the root unit have finished at `pos`.
-    fn others_finished(&self, pos: &Position) -> usize {
-        let sides = &self.core.sides;
-        (0..sides.units())
-            .filter(|&u| u != self.core.root_unit && sides.finished(pos, u))
-            .count()
     }
 
     /// With `true`, the model layers of [`MultiMode::Model`] predict that opponents hold the
@@ -635,13 +607,7 @@ impl<'a, E: Evaluator> Brs<'a, E> {
         let p = ply as usize;
         self.core.pv.clear(p);
         let win = WIN - ply as i32;
-        if ply == 0 && self.finish_places {
-            self.root_finished = self.others_finished(pos);
-        }
         if self.core.sides.finished(pos, self.core.root_unit) {
-            if self.finish_places && self.others_finished(pos) > self.root_finished {
-                return self.evaluate(pos) - ply as i32;
-            }
             return win;
         }
         if self.core.sides.eliminated(pos, self.core.root_unit) {

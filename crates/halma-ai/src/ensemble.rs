@@ -283,13 +283,6 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.map_searches(|s| s.with_rival_share(percent))
     }
 
-    /// Sets [`Brs::with_finish_places`] on every search (off in level 10; arena
-    /// `ens:...,places=1`).
-    #[must_use]
-    pub fn with_finish_places(self, on: bool) -> Ensemble<'a, E> {
-        self.map_searches(|s| s.with_finish_places(on))
-    }
-
     /// Sets [`Brs::with_plugs`] on every search (level 10: on against fields not judged
     /// greedy, [`Ensemble::against`]; arena `ens:...,plugs=1`).
     #[must_use]

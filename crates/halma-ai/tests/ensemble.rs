@@ -9,7 +9,7 @@
 
 use halma_ai::brs::{MODEL_OWN_LIMIT, MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
 use halma_ai::ensemble::{ENSEMBLE_DEEP, ENSEMBLE_MODELS, OTHER_FIELD_DEEP};
-use halma_ai::eval::{scores_best, Evaluator, PLACE, WIN, WIN_THRESHOLD};
+use halma_ai::eval::{scores_best, Evaluator, WIN, WIN_THRESHOLD};
 use halma_ai::search::ExcludeRootMoves;
 use halma_ai::{
     Brs, Budget, Ensemble, Greedy, MultiMode, MultiReference, Opponents, RaceEvaluator, ReplyModel,
@@ -285,41 +285,6 @@ f1,f2,f3,g1,g2,h2,i3/h1,j4,k1,l1,l2,l5,m1,m2,m3,n1 5 38,38,38,38,37,37";
 const MIDDLE_OF_THE_RACE: &str = "star 6 - d2,f8,g8,h8,m6,m8,m9,n4,o3,p2/g3,g4,h5,h6,j9,l12,\
 m3,m10,m12,m13/d3,e7,e10,e12,e13,j7,j8,k4,l3,m2/d1,e5,f3,f4,f5,f6,g5,h4,k5,o2/e3,e6,f2,f9,g6,\
 i2,i3,i4,l4,l10/f7,f10,h1,i8,j2,k2,k6,k7,l1,m1 1 20,20,20,20,20,20";
-
-/// [`Ensemble::with_finish_places`]: where level 10's searches finish the seat to move
-/// within their horizon in every line, but only after a rival's finish under some reply
-/// model, the plain ensemble scores a win and the option a lost place; where no unit
-/// finishes within the horizon, the option changes neither the move nor its value.
-#[test]
-fn finish_places_tell_a_second_place_from_a_win() {
-    let budget = Budget::depth(OTHER_FIELD_DEEP + 1);
-    let (v, pos) = notation::parse_position(BEHIND_A_RIVAL).unwrap();
-    let eval = RaceEvaluator::new(&v);
-    let plain = Ensemble::against(&v, &eval, 14, Opponents::Other)
-        .choose(&pos, &[pos.hash()], &budget)
-        .unwrap();
-    assert!(plain.score >= WIN_THRESHOLD, "{}", plain.score);
-    let placed = Ensemble::against(&v, &eval, 14, Opponents::Other)
-        .with_finish_places(true)
-        .choose(&pos, &[pos.hash()], &budget)
-        .unwrap();
-    assert!(
-        placed.score <= -PLACE / 2 && placed.score > -2 * PLACE,
-        "{}",
-        placed.score
-    );
-
-    let (v, pos) = notation::parse_position(MIDDLE_OF_THE_RACE).unwrap();
-    let eval = RaceEvaluator::new(&v);
-    let [plain, placed] = [false, true].map(|on| {
-        Ensemble::against(&v, &eval, 14, Opponents::Other)
-            .with_finish_places(on)
-            .choose(&pos, &[pos.hash()], &budget)
-            .unwrap()
-    });
-    assert_eq!((plain.mv, plain.score), (placed.mv, placed.score));
-    assert!(plain.score.abs() < PLACE / 2, "{}", plain.score);
-}
 
 /// [`Ensemble::with_finish_pass`]: near the finish the deeper pass's moves are searched once
 /// more, to the pass's depth, and that pass decides; in the middle of the race it does not

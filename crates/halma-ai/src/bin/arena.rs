@@ -47,8 +47,7 @@
 //! cells are open or plugged (`halma_ai::Brs::with_exposure`), and `lead=1` only while A's
 //! unit scores best of all units (`halma_ai::Ensemble::with_leader_exposure`); `frows=R,fdeep=D`
 //! searches the deeper pass's moves once more to depth D while A's score is at least -R rows
-//! (`halma_ai::Ensemble::with_finish_pass`), and `places=1` scores A's finish after a rival's
-//! as a lost place instead of a win (`halma_ai::Ensemble::with_finish_places`).
+//! (`halma_ai::Ensemble::with_finish_pass`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -169,8 +168,6 @@ struct EnsembleOptions {
     /// (`Ensemble::with_finish_pass`; 0: none).
     frows: i32,
     fdeep: u32,
-    /// 1: a finish after a rival's scores as a leaf (`Ensemble::with_finish_places`).
-    places: bool,
 }
 
 impl EnsembleOptions {
@@ -193,7 +190,6 @@ impl EnsembleOptions {
             lead: false,
             frows: 0,
             fdeep: 0,
-            places: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -221,7 +217,6 @@ impl EnsembleOptions {
                 "lead" => o.lead = value != 0,
                 "frows" => o.frows = i32::try_from(value).unwrap_or(i32::MAX),
                 "fdeep" => o.fdeep = value,
-                "places" => o.places = value != 0,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -477,8 +472,7 @@ impl Engine {
                     .with_plugs(o.plugs)
                     .with_own_limit(o.own)
                     .with_leader_threats(o.threats)
-                    .with_finish_pass((o.frows > 0 && o.fdeep > 0).then_some((o.frows, o.fdeep)))
-                    .with_finish_places(o.places);
+                    .with_finish_pass((o.frows > 0 && o.fdeep > 0).then_some((o.frows, o.fdeep)));
                 let ensemble = if o.median {
                     ensemble.with_aggregate(Aggregate::Median)
                 } else {

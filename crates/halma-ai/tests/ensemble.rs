@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used)]
 
 use halma_ai::brs::{MODEL_OWN_LIMIT, MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
-use halma_ai::ensemble::{ENSEMBLE_DEEP, ENSEMBLE_MODELS, OTHER_FIELD_DEEP};
+use halma_ai::ensemble::{ENSEMBLE_DEEP, ENSEMBLE_MODELS, FINISH_PASS, OTHER_FIELD_DEEP};
 use halma_ai::eval::{scores_best, Evaluator, WIN, WIN_THRESHOLD};
 use halma_ai::search::ExcludeRootMoves;
 use halma_ai::{
@@ -288,12 +288,22 @@ i2,i3,i4,l4,l10/f7,f10,h1,i8,j2,k2,k6,k7,l1,m1 1 20,20,20,20,20,20";
 
 /// [`Ensemble::with_finish_pass`]: near the finish the deeper pass's moves are searched once
 /// more, to the pass's depth, and that pass decides; in the middle of the race it does not
-/// run.
+/// run. Level 10 runs it against fields not judged greedy ([`FINISH_PASS`]).
 #[test]
 fn the_finish_pass_runs_near_the_finish_only() {
     let budget = Budget::depth(10);
     let (v, pos) = notation::parse_position(BEHIND_A_RIVAL).unwrap();
     let eval = RaceEvaluator::new(&v);
+    for (opponents, depth) in [
+        (Opponents::Other, FINISH_PASS.1),
+        (Opponents::Unknown, FINISH_PASS.1),
+        (Opponents::Greedy, ENSEMBLE_DEEP),
+    ] {
+        let r = Ensemble::against(&v, &eval, 14, opponents)
+            .choose(&pos, &[pos.hash()], &budget)
+            .unwrap();
+        assert_eq!(r.depth, depth, "{opponents:?}");
+    }
     let [off, on] = [None, Some((40, 9))].map(|pass| {
         Ensemble::against(&v, &eval, 14, Opponents::Other)
             .with_finish_pass(pass)

@@ -845,15 +845,15 @@ fn finish_line(name: &str, finishes: &[(usize, u32, u32)]) -> String {
         return format!("{name}: no finishes");
     }
     let mut plies: Vec<usize> = finishes.iter().map(|f| f.0).collect();
-    plies.sort_unstable();
+    let earliest = plies.iter().copied().min().unwrap_or(0);
     let short = finishes.iter().filter(|f| f.1 < f.2).count();
     let own: u32 = finishes.iter().map(|f| f.1).sum();
     let fewest = finishes.iter().map(|f| f.1).min().unwrap_or(0);
     format!(
         "{name}: {} finishes, ply earliest {} median {} | with other players' pieces in the goal {} ({:.1}%) | own pieces in goal mean {:.2} fewest {fewest}",
         finishes.len(),
-        plies[0],
-        plies[plies.len() / 2],
+        earliest,
+        median(&mut plies),
         short,
         100.0 * short as f64 / finishes.len() as f64,
         f64::from(own) / finishes.len() as f64,
@@ -1261,10 +1261,11 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// The middle of `values` (the upper of the two middle ones for an even count; 0 for none).
-fn median(values: &mut [u32]) -> u32 {
+/// The middle of `values` (the upper of the two middle ones for an even count; the default,
+/// 0, for none).
+fn median<T: Ord + Copy + Default>(values: &mut [T]) -> T {
     values.sort_unstable();
-    values.get(values.len() / 2).copied().unwrap_or(0)
+    values.get(values.len() / 2).copied().unwrap_or_default()
 }
 
 /// The mean of `values` (0 for none).
@@ -1389,7 +1390,7 @@ mod tests {
 
     #[test]
     fn medians_and_means_of_depths() {
-        assert_eq!(median(&mut []), 0);
+        assert_eq!(median::<u32>(&mut []), 0);
         assert_eq!(median(&mut [7, 3, 5]), 5);
         assert_eq!(median(&mut [7, 3, 5, 9]), 7);
         assert!((mean(&[3, 4]) - 3.5).abs() < 1e-9);

@@ -82,11 +82,12 @@ pub const ENSEMBLE_TOP: usize = 8;
 /// Level 10's finish pass against opponents not seen to race greedily
 /// ([`Ensemble::with_finish_pass`], [`Ensemble::against`]): from a score of `-rows` rows on
 /// (about 19 rows of race left on the star), the deeper pass's moves are searched once more
-/// to depth 9 (five own moves). Against five paranoid searches at 200 ms a move (seeds 89 to
-/// 92, thirty-seventh session) it came first in 62 of 200 games where level 10 without it
-/// came first in 61 on the same openings, and it ran the race from 40 rows to its finish in
-/// 11.7 to 12.1 moves where level 10 without it took 12.2 to 12.6 (average place 2.55
-/// against 2.70).
+/// to depth 9 (five own moves). Against five paranoid searches at 200 ms a move it ran the
+/// race from 40 rows to its finish in 11.7 to 12.1 moves where level 10 without it took 12.2
+/// to 12.6 (seeds 89 to 92, thirty-seventh session; about 0.2 moves faster on seeds 93 and
+/// 94), but it does not raise first places: over 300 games on the same openings (seeds 89
+/// to 94) it came first in 60 that level 10 without it did not win, and lost 60 that level
+/// 10 without it won (`notes/multi.md`, thirty-seventh and thirty-eighth sessions).
 pub const FINISH_PASS: (i32, u32) = (40, 9);
 
 /// The share of the best rival's score (percent) that level 10's ensemble sets against its

@@ -210,6 +210,9 @@ pub struct Brs<'a, E: Evaluator> {
     /// the root seat's goals (see [`Brs::with_exposure`]).
     exposure: (i32, i32),
     exposure_gaps: u32,
+    /// Whether the opponents of [`MultiMode::Model`] stand still (see
+    /// [`Brs::with_standing_still`]).
+    standing_still: bool,
 }
 
 /// An opponent's move that breaks one of the root unit's ladders (see [`Brs::with_threats`]):
@@ -248,7 +251,21 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             plugs: false,
             exposure: (0, 0),
             exposure_gaps: EXPOSURE_GAPS,
+            standing_still: false,
         }
+    }
+
+    /// With `true`, the model layers of [`MultiMode::Model`] predict no move at all for an
+    /// opponent (its pieces stay where they stand and its turn passes without counting
+    /// towards its grace period) unless it plugs the root unit's last empty goal cell (with
+    /// [`Brs::with_plugs`]). A plan then holds only with the pieces of others where they are
+    /// now: level 10 checks its finishes with it ([`crate::Ensemble::with_finish_check`]),
+    /// since every reply model predicts that a piece in the way of its last piece moves on,
+    /// which a searching opponent does not do while it blocks the leader's finish.
+    #[must_use]
+    pub fn with_standing_still(mut self, on: bool) -> Brs<'a, E> {
+        self.standing_still = on;
+        self
     }
 
     /// With `true`, the model layers of [`MultiMode::Model`] predict that opponents hold the
@@ -832,9 +849,6 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             if !set_turn(self.core.variant, &mut at, s) {
                 continue;
             }
-            self.core
-                .variant
-                .generate_moves(&at, &mut self.core.scratch);
             let keep = if next_opponent {
                 self.next_replies + 1
             } else {
@@ -864,6 +878,31 @@ impl<'a, E: Evaluator> Brs<'a, E> {
             } else {
                 (Bitboard::EMPTY, Bitboard::EMPTY)
             };
+            if self.standing_still {
+                // No move unless the seat plugs the last hole (its plugs stay by standing).
+                if plug_to.is_empty() {
+                    continue;
+                }
+                self.core
+                    .variant
+                    .generate_moves(&at, &mut self.core.scratch);
+                // The most forward plug, the first among equals.
+                let mut plug: Option<(i32, Move)> = None;
+                for &mv in &self.core.scratch {
+                    let progress = self.core.eval.progress(&at, mv);
+                    if plug_to.has(mv.to.index()) && plug.is_none_or(|(p, _)| progress > p) {
+                        plug = Some((progress, mv));
+                    }
+                }
+                if let Some((_, mv)) = plug {
+                    self.core.variant.play_unchecked(&mut at, mv);
+                    *pos = at;
+                }
+                continue;
+            }
+            self.core
+                .variant
+                .generate_moves(&at, &mut self.core.scratch);
             let mut plug: Option<(i32, Move)> = None;
             let mut kept: Option<(i32, Move)> = None;
             let c = &self.core;

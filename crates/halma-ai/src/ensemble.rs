@@ -169,6 +169,9 @@ pub struct Ensemble<'a, E: Evaluator> {
     /// Within this many rows of the finish, a third pass to this depth
     /// ([`Ensemble::with_finish_pass`]).
     finish_pass: Option<(i32, u32)>,
+    /// The search that checks a win with the opponents standing still
+    /// ([`Ensemble::with_finish_check`]).
+    finish_check: Option<Brs<'a, E>>,
     /// Root moves left out (see [`ExcludeRootMoves`]).
     excluded: Vec<Move>,
     /// Buffers: the root's moves, and the moves left out while one is scored.
@@ -195,6 +198,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             leader_threats: 0,
             leader_exposure: None,
             finish_pass: None,
+            finish_check: None,
             excluded: Vec::new(),
             moves: Vec::new(),
             others: Vec::new(),
@@ -364,6 +368,20 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
+    /// With `Some(search)`, a win the ensemble would play is checked with the opponents
+    /// standing still: `search` (a [`crate::MultiMode::Model`] search set up as the
+    /// ensemble's own; the ensemble turns on [`Brs::with_standing_still`], and settings made
+    /// after this call reach it too) scores every root move valued as a win once more at the
+    /// same depth, and the move keeps the lesser value. Every reply model predicts that a
+    /// piece standing in the way of the last pieces moves on, as its owner's race would have
+    /// it; a searching opponent keeps it there while it holds the leader, and the leader,
+    /// sure of its finish, marks time. Off by default.
+    #[must_use]
+    pub fn with_finish_check(mut self, search: Option<Brs<'a, E>>) -> Ensemble<'a, E> {
+        self.finish_check = search.map(|s| s.with_standing_still(true));
+        self
+    }
+
     /// The searches, as the last [`Strategy::choose`] left them.
     #[cfg(test)]
     pub(crate) fn searches(&self) -> &[Brs<'a, E>] {
@@ -371,8 +389,9 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     }
 
     /// Applies `f` to every search.
-    fn map_searches(mut self, f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
-        self.searches = self.searches.into_iter().map(f).collect();
+    fn map_searches(mut self, mut f: impl FnMut(Brs<'a, E>) -> Brs<'a, E>) -> Ensemble<'a, E> {
+        self.searches = self.searches.into_iter().map(&mut f).collect();
+        self.finish_check = self.finish_check.map(f);
         self
     }
 
@@ -388,9 +407,7 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         depth: u32,
         budget: &Budget,
     ) -> Option<Scored> {
-        self.others.clear();
-        self.others
-            .extend(self.moves.iter().copied().filter(|&m| m != mv));
+        self.leave_out_all_but(mv);
         let budget = Budget {
             max_depth: depth,
             ..*budget
@@ -398,12 +415,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self.values.clear();
         let mut pv = None;
         for search in &mut self.searches {
-            search.exclude_root_moves(&self.others);
-            let r = search.choose(pos, history, &budget)?;
+            let r = search_alone(search, &self.others, pos, history, &budget)?;
             self.nodes += r.nodes;
-            if r.depth < depth && r.score.abs() < WIN_THRESHOLD {
-                return None;
-            }
             self.values.push(r.score);
             pv.get_or_insert(r.pv);
         }
@@ -416,12 +429,28 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     }
 }
 
+/// `search`'s result at `pos` with the root moves `others` left out, to `budget`'s depth;
+/// `None` when the clock stopped it before that depth. A search that proved a win or a loss
+/// stops deepening there (the value holds at every depth), so its value counts as reached.
+fn search_alone<E: Evaluator>(
+    search: &mut Brs<'_, E>,
+    others: &[Move],
+    pos: &Position,
+    history: &[u64],
+    budget: &Budget,
+) -> Option<SearchResult> {
+    search.exclude_root_moves(others);
+    let r = search.choose(pos, history, budget)?;
+    (r.depth >= budget.max_depth || r.score.abs() >= WIN_THRESHOLD).then_some(r)
+}
+
 impl<E: Evaluator> Strategy for Ensemble<'_, E> {
     /// Every root move not left out is scored at the first depth, the most forward first (so
     /// that a budget too short for all of them has scored those); then the best of them, in
     /// order, at the deeper one until 60 % of the budget is gone, and near the finish, with
     /// [`Ensemble::with_finish_pass`], those once more at its depth. The move with the
-    /// best value at the deepest depth reached wins (the first among equals). The first
+    /// best value at the deepest depth reached wins (the first among equals; with
+    /// [`Ensemble::with_finish_check`], a win is checked first). The first
     /// search's first iteration always completes, so a move comes back whatever the budget.
     /// Neither pass goes deeper than the budget's depth (the largest odd depth within it).
     fn choose(&mut self, pos: &Position, history: &[u64], budget: &Budget) -> Option<SearchResult> {
@@ -429,7 +458,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         if self.leader_threats > 0 || self.leader_exposure.is_some() {
             let sides = Sides::new(self.variant);
             let leads = scores_best(self.eval, &sides, pos, sides.unit(pos.to_move()));
-            for search in &mut self.searches {
+            for search in self.searches.iter_mut().chain(self.finish_check.as_mut()) {
                 if self.leader_threats > 0 {
                     search.set_threats(if leads { self.leader_threats } else { 0 });
                 }
@@ -469,9 +498,9 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         }
         // Stable: equal values keep the most forward move first.
         ranked.sort_by_key(|s| std::cmp::Reverse(s.value));
-        let mut best: Option<Scored> = None;
         let spend = budget.time_budget * DEEP_SHARE / 100;
-        let mut deep_scored = Vec::new();
+        // The moves scored at the depth that decides, in the order they were scored.
+        let mut deep_scored: Vec<Scored> = Vec::new();
         if deep > depth {
             let tops: Vec<Move> = ranked.iter().take(self.top).map(|s| s.mv).collect();
             for mv in tops {
@@ -481,10 +510,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 let Some(s) = self.score(pos, history, mv, deep, budget) else {
                     break;
                 };
-                deep_scored.push((s.value, s.mv));
-                if best.as_ref().is_none_or(|b| s.value > b.value) {
-                    best = Some(s);
-                }
+                deep_scored.push(s);
             }
         }
         let finish_depth = self.finish_pass.and_then(|(rows, d)| {
@@ -494,33 +520,106 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         });
         if let Some(finish_depth) = finish_depth.filter(|&d| d > deep && deep_scored.len() > 1) {
             // Stable: equal values keep the deeper pass's order.
-            deep_scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
-            let mut finish_best: Option<Scored> = None;
-            for (i, &(_, mv)) in deep_scored.iter().enumerate() {
+            deep_scored.sort_by_key(|s| std::cmp::Reverse(s.value));
+            let order: Vec<Move> = deep_scored.iter().map(|s| s.mv).collect();
+            let mut finish_scored = Vec::new();
+            for mv in order {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
                 let Some(s) = self.score(pos, history, mv, finish_depth, budget) else {
                     break;
                 };
-                if finish_best.as_ref().is_none_or(|b| s.value > b.value) {
-                    finish_best = Some(s);
-                }
-                if i == 0 {
-                    // The deeper pass's best got this far: from here the third pass decides.
-                    best = None;
-                }
+                finish_scored.push(s);
             }
-            if best.is_none() {
-                best = finish_best;
+            // The deeper pass's best got this far: from here the third pass decides.
+            if !finish_scored.is_empty() {
+                deep_scored = finish_scored;
             }
         }
-        let chosen = best.unwrap_or_else(|| ranked.swap_remove(0));
+        let deciding = if deep_scored.is_empty() {
+            ranked
+        } else {
+            deep_scored
+        };
+        let chosen = self.check_finish(pos, history, budget, deciding)?;
         Some(self.result(chosen))
     }
 }
 
 impl<E: Evaluator> Ensemble<'_, E> {
+    /// The move to play of `deciding` (root moves scored at one depth, at least one): the
+    /// best value, the first among equals. With [`Ensemble::with_finish_check`], when that
+    /// value is a win, every move of `deciding` scored as a win is searched once more by the
+    /// check (the opponents standing still, [`Brs::with_standing_still`]) to the same depth
+    /// and keeps the lesser of its two values; a win the clock left unchecked does not count
+    /// once another has been checked.
+    fn check_finish(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        budget: &Budget,
+        mut deciding: Vec<Scored>,
+    ) -> Option<Scored> {
+        let first_best = |list: &[Scored], eligible: &dyn Fn(usize) -> bool| {
+            (0..list.len())
+                .filter(|&i| eligible(i))
+                .fold(None::<usize>, |b, i| match b {
+                    Some(j) if list[j].value >= list[i].value => Some(j),
+                    _ => Some(i),
+                })
+        };
+        let best = first_best(&deciding, &|_| true)?;
+        if self.finish_check.is_none() || deciding[best].value < WIN_THRESHOLD {
+            return Some(deciding.swap_remove(best));
+        }
+        let mut checked = vec![false; deciding.len()];
+        for (i, s) in deciding.iter_mut().enumerate() {
+            if s.value < WIN_THRESHOLD {
+                continue;
+            }
+            let Some(still) = self.standing_still_value(pos, history, s.mv, s.depth, budget) else {
+                break;
+            };
+            s.value = s.value.min(still);
+            checked[i] = true;
+        }
+        let any_checked = checked.contains(&true);
+        let best = first_best(&deciding, &|i| {
+            !any_checked || checked[i] || deciding[i].value < WIN_THRESHOLD
+        })?;
+        Some(deciding.swap_remove(best))
+    }
+
+    /// The check search's value of root move `mv` at `depth`, every other root move left
+    /// out; `None` without a check, or when the clock stopped it before that depth (see
+    /// [`search_alone`]).
+    fn standing_still_value(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        mv: Move,
+        depth: u32,
+        budget: &Budget,
+    ) -> Option<i32> {
+        self.leave_out_all_but(mv);
+        let budget = Budget {
+            max_depth: depth,
+            ..*budget
+        };
+        let check = self.finish_check.as_mut()?;
+        let r = search_alone(check, &self.others, pos, history, &budget)?;
+        self.nodes += r.nodes;
+        Some(r.score)
+    }
+
+    /// Puts every root move but `mv` into the moves left out.
+    fn leave_out_all_but(&mut self, mv: Move) {
+        self.others.clear();
+        self.others
+            .extend(self.moves.iter().copied().filter(|&m| m != mv));
+    }
+
     fn result(&self, s: Scored) -> SearchResult {
         SearchResult {
             mv: s.mv,

@@ -191,6 +191,7 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_move: Option<Move>,
     /// Whether the opponents plug the root unit's goal ([`crate::Brs::with_plugs`]).
     plugs: bool,
+    standing_still: bool,
     /// The costs of [`crate::Brs::with_exposure`]: per exposed hole, per plug, and the most
     /// gaps they apply to.
     exposure: (i32, i32, usize),
@@ -212,6 +213,7 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
             root_waiting: 0,
             root_move: None,
             plugs: false,
+            standing_still: false,
             exposure: (0, 0, 0),
         }
     }
@@ -221,6 +223,14 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
     #[must_use]
     pub fn with_plugs(mut self, on: bool) -> MultiReference<'a, E> {
         self.plugs = on;
+        self
+    }
+
+    /// Sets whether the opponents stand still but for plugs, as
+    /// [`crate::Brs::with_standing_still`] does.
+    #[must_use]
+    pub fn with_standing_still(mut self, on: bool) -> MultiReference<'a, E> {
+        self.standing_still = on;
         self
     }
 
@@ -596,6 +606,29 @@ impl<'a, E: Evaluator> MultiReference<'a, E> {
                 continue;
             }
             v.generate_moves(&at, &mut moves);
+            if self.standing_still {
+                // Only a plug of the last hole, the most forward one (the first among equals).
+                let (holes, plugs) = self.root_goal_gaps(&at);
+                let mut plug: Option<(i32, Position)> = None;
+                for &mv in &moves {
+                    let mut after = at;
+                    v.play_unchecked(&mut after, mv);
+                    let progress = self.plain.eval.progress(&at, mv);
+                    if self.plugs
+                        && holes.len() == 1
+                        && plugs.is_empty()
+                        && mv.to.index() == holes[0]
+                        && self.does_not_count(&after, seat)
+                        && plug.as_ref().is_none_or(|&(p, _)| progress > p)
+                    {
+                        plug = Some((progress, after));
+                    }
+                }
+                if let Some((_, after)) = plug {
+                    next_pos = after;
+                }
+                continue;
+            }
             let gain = |mv: Move| {
                 let mut after = at;
                 v.play_unchecked(&mut after, mv);

@@ -325,3 +325,52 @@ fn the_finish_pass_runs_near_the_finish_only() {
         (on.mv, on.score, OTHER_FIELD_DEEP)
     );
 }
+
+/// A position of level 10's own games (arena, 6-player star, five paranoid searches, seed
+/// 107, game 11, ply 185): level 10 in seat 6 with eight pieces in its goal, one beside it
+/// (j2) and one outside (m7) whose way in runs over two pieces of seat 1 (m6, m5). Every reply
+/// model predicts that seat 1 moves them on towards its own goal, so without the check level
+/// 10 counts on finishing in three moves and marks time (in the game it went j2-k3, k3-j2,
+/// j2-k3 while seat 1 kept its pieces there, and came last).
+const A_FINISH_THAT_NEEDS_A_PIECE_TO_MOVE: &str = "star 6 - \
+    k5,k9,l4,m5,m6,n1,o2,o3,p1,p2/i9,j8,j9,k10,k11,l11,l12,m12,m13,n4/\
+    e10,e12,e13,f10,f11,f12,g10,g11,h8,k8/a1,b1,b2,c1,c2,c3,d2,e5,e8,g6/\
+    e1,e2,e3,f1,f3,f4,f6,g1,g2,g4/j1,j2,k1,l1,l2,l3,m1,m2,m4,m7 6 31,31,31,31,31,30";
+
+/// `Ensemble::with_finish_check`: a win the reply models promise is searched again with the
+/// opponents standing still, and the move played is one whose finish holds that way too.
+#[test]
+fn the_finish_check_plays_a_finish_that_holds_with_the_others_standing_still() {
+    let (v, pos) = notation::parse_position(A_FINISH_THAT_NEEDS_A_PIECE_TO_MOVE).unwrap();
+    let eval = RaceEvaluator::new(&v);
+    let budget = Budget::depth(FINISH_PASS.1);
+    let level_ten = || Ensemble::against(&v, &eval, 14, Opponents::Other);
+    let standing_still = |mv: Move| {
+        let mut moves = Vec::new();
+        v.generate_moves(&pos, &mut moves);
+        moves.retain(|&m| m != mv);
+        let mut still = Brs::modelling(&v, &eval, 14)
+            .with_plugs(true)
+            .with_standing_still(true);
+        still.exclude_root_moves(&moves);
+        still.choose(&pos, &[], &budget).unwrap().score
+    };
+    let unchecked = level_ten().choose(&pos, &[], &budget).unwrap();
+    assert!(
+        unchecked.score >= WIN_THRESHOLD,
+        "the models promise a finish"
+    );
+    assert!(
+        standing_still(unchecked.mv) < unchecked.score,
+        "{:?}: the promised finish needs another seat's pieces to move",
+        unchecked
+    );
+    let checked = level_ten()
+        .with_finish_check(Some(Brs::modelling(&v, &eval, 14).with_plugs(true)))
+        .choose(&pos, &[], &budget)
+        .unwrap();
+    assert_ne!(checked.mv, unchecked.mv);
+    assert!(checked.score >= WIN_THRESHOLD, "{checked:?}");
+    assert_eq!(checked.score, standing_still(checked.mv), "{checked:?}");
+    assert!(checked.score > standing_still(unchecked.mv));
+}

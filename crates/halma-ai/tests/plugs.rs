@@ -291,3 +291,60 @@ fn exposure_matches_the_reference() {
     }
     assert!(changed > 0, "no position where the cost matters");
 }
+
+/// With the opponents standing still (`Brs::with_standing_still`, level 10's check of a
+/// finish), the model search and its plain reference agree on every value, with and without
+/// plugs, on endgame positions of self-play and on built ones (a last hole in an opponent's
+/// reach, taken or not, in its grace period). Standing still changes the reference's values
+/// there (the pieces of others do not make way), and so do plugs while the others stand still
+/// (the one move they make).
+#[test]
+fn standing_still_matches_the_reference() {
+    let v = star6();
+    let eval = RaceEvaluator::new(&v);
+    let (mut still_changed, mut plugs_changed) = (0, 0);
+    let built = [(30, false), (30, true)]
+        .into_iter()
+        .flat_map(|(made, plugged)| last_holes(made, plugged, 4))
+        .map(|(_, pos)| (pos, Vec::new()));
+    for (pos, keys) in endgames(11, 8).into_iter().chain(built) {
+        for depth in [1, 3, 5] {
+            let reference = |plugs, still| {
+                MultiReference::new(&v, &eval, MultiMode::Model)
+                    .with_reply_model(ReplyModel::Greedy)
+                    .with_rival_share(MODEL_RIVAL_SHARE)
+                    .with_root_progress(MODEL_ROOT_PROGRESS)
+                    .with_plugs(plugs)
+                    .with_standing_still(still)
+                    .value(&pos, &keys, depth)
+                    .0
+            };
+            for plugs in [false, true] {
+                let want = reference(plugs, true);
+                if plugs {
+                    plugs_changed += usize::from(want != reference(false, true));
+                } else {
+                    still_changed += usize::from(want != reference(false, false));
+                }
+                let got = Brs::new(&v, &eval, MultiMode::Model, 12)
+                    .with_reply_model(ReplyModel::Greedy)
+                    .with_rival_share(MODEL_RIVAL_SHARE)
+                    .with_root_progress(MODEL_ROOT_PROGRESS)
+                    .with_plugs(plugs)
+                    .with_standing_still(true)
+                    .choose(&pos, &keys, &Budget::depth(depth))
+                    .unwrap();
+                let text = notation::format_position(&v, &pos);
+                assert_eq!(got.score, want, "plugs {plugs}, depth {depth}: {text}");
+            }
+        }
+    }
+    assert!(
+        still_changed > 0,
+        "no position where standing still matters"
+    );
+    assert!(
+        plugs_changed > 0,
+        "no position where a plug matters to standing seats"
+    );
+}

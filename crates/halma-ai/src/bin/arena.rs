@@ -47,7 +47,8 @@
 //! cells are open or plugged (`halma_ai::Brs::with_exposure`), and `lead=1` only while A's
 //! unit scores best of all units (`halma_ai::Ensemble::with_leader_exposure`); `frows=R,fdeep=D`
 //! searches the deeper pass's moves once more to depth D while A's score is at least -R rows
-//! (`halma_ai::Ensemble::with_finish_pass`).
+//! (`halma_ai::Ensemble::with_finish_pass`); `fcheck=1` checks a win with the opponents
+//! standing still (`halma_ai::Ensemble::with_finish_check`).
 //!
 //! Engine A takes one seat, rotating through the seats from game to game; engine B plays every
 //! other seat. With `--a-team` (and `--teams`), engine A plays every seat of its team. Each game opens with `--opening` random forward plies (seeded) so that games
@@ -168,6 +169,8 @@ struct EnsembleOptions {
     /// (`Ensemble::with_finish_pass`; 0: none).
     frows: i32,
     fdeep: u32,
+    /// Wins checked with the opponents standing still (`Ensemble::with_finish_check`).
+    fcheck: bool,
 }
 
 impl EnsembleOptions {
@@ -190,6 +193,7 @@ impl EnsembleOptions {
             lead: false,
             frows: 0,
             fdeep: 0,
+            fcheck: false,
         };
         for (name, value) in name_values::<u32>(text, "ens option")? {
             match name {
@@ -217,6 +221,7 @@ impl EnsembleOptions {
                 "lead" => o.lead = value != 0,
                 "frows" => o.frows = i32::try_from(value).unwrap_or(i32::MAX),
                 "fdeep" => o.fdeep = value,
+                "fcheck" => o.fcheck = value != 0,
                 "own" if value > 0 => o.own = value as usize,
                 "own" => return Err("ens option 'own=0': at least one own move".to_string()),
                 _ => return Err(format!("unknown ens option '{name}'")),
@@ -467,6 +472,7 @@ impl Engine {
             Engine::Ensemble(o) => {
                 let bits = (64 - (ms.max(1) * 1_000).leading_zeros()).clamp(14, 22);
                 let ensemble = Ensemble::of_models(variant, eval, bits, &o.reply_models())
+                    .with_finish_check(o.fcheck.then(|| Brs::modelling(variant, eval, bits)))
                     .with_passes(o.depth, o.deep, o.top)
                     .with_worst(o.worst)
                     .with_plugs(o.plugs)

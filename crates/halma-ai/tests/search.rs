@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use halma_ai::brs::{MODEL_RIVAL_SHARE, MODEL_ROOT_PROGRESS};
 use halma_ai::ensemble::{Aggregate, ENSEMBLE_MODELS};
-use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW};
+use halma_ai::eval::{Evaluator, FULL_RIVAL, ROW, WIN_THRESHOLD};
 use halma_ai::{
     suggest, suggest_lines, Brs, Budget, Ensemble, ExcludeRootMoves, Greedy, MultiMode,
     MultiReference, Pvs, PvsOptions, RaceEvaluator, Reference, ReplyModel, SearchLimits, Sides,
@@ -797,7 +797,10 @@ fn reference_ensemble_value(
 /// The ensemble's choice by the plain reference, as its documentation describes it: the most
 /// forward moves first, ranked by their mean at `depth`, then the best `top` of them by their
 /// mean at `deep` (0: no second pass), the first among equals; by their least or middle
-/// value over the models instead of the mean as `aggregate` says.
+/// value over the models instead of the mean as `aggregate` says. With `check` (the finish
+/// check, `Ensemble::with_finish_check`), when the best of the moves scored last is a win,
+/// each of them scored as a win keeps the lesser of that and its value with the opponents
+/// standing still.
 fn reference_ensemble_choice(
     v: &Variant,
     eval: &RaceEvaluator,
@@ -805,6 +808,7 @@ fn reference_ensemble_choice(
     history: &[u64],
     (depth, deep, top): (u32, u32, usize),
     aggregate: Aggregate,
+    check: bool,
 ) -> (i32, Move) {
     let mut moves = Vec::new();
     v.generate_moves(pos, &mut moves);
@@ -819,17 +823,45 @@ fn reference_ensemble_choice(
         })
         .collect();
     ranked.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
-    if deep == 0 {
-        return ranked[0];
-    }
-    let mut best: Option<(i32, Move)> = None;
-    for &(_, mv) in ranked.iter().take(top) {
-        let value = reference_ensemble_value(v, eval, pos, history, mv, deep, aggregate);
-        if best.is_none_or(|(b, _)| value > b) {
-            best = Some((value, mv));
+    let (mut deciding, last) = if deep == 0 {
+        (ranked, depth)
+    } else {
+        let scored = ranked
+            .iter()
+            .take(top)
+            .map(|&(_, mv)| {
+                (
+                    reference_ensemble_value(v, eval, pos, history, mv, deep, aggregate),
+                    mv,
+                )
+            })
+            .collect();
+        (scored, deep)
+    };
+    let first_best = |list: &[(i32, Move)]| {
+        *list
+            .iter()
+            .fold(None::<&(i32, Move)>, |b, c| match b {
+                Some(b) if b.0 >= c.0 => Some(b),
+                _ => Some(c),
+            })
+            .unwrap()
+    };
+    if check && first_best(&deciding).0 >= WIN_THRESHOLD {
+        for (value, mv) in &mut deciding {
+            if *value >= WIN_THRESHOLD {
+                let still = MultiReference::new(v, eval, MultiMode::Model)
+                    .with_rival_share(MODEL_RIVAL_SHARE)
+                    .with_root_progress(MODEL_ROOT_PROGRESS)
+                    .with_standing_still(true)
+                    .with_root_move(Some(*mv))
+                    .value(pos, history, last)
+                    .0;
+                *value = (*value).min(still);
+            }
         }
     }
-    best.unwrap()
+    first_best(&deciding)
 }
 
 /// Level 10's ensemble (six units and more) against the plain reference: the same move and
@@ -867,7 +899,7 @@ fn ensemble_matches_reference_on_six_player_stars() {
                     .choose(&pos, game, &Budget::depth(64))
                     .unwrap();
                 let (value, mv) =
-                    reference_ensemble_choice(v, &eval, &pos, game, passes, aggregate);
+                    reference_ensemble_choice(v, &eval, &pos, game, passes, aggregate, false);
                 let context = format!(
                     "passes {passes:?}, {aggregate:?}, plies {at}, {} seen",
                     game.len()
@@ -878,6 +910,52 @@ fn ensemble_matches_reference_on_six_player_stars() {
             }
         }
     }
+}
+
+/// Level 10's finish check (`Ensemble::with_finish_check`) against the plain reference: the
+/// same move and value, by the worst value over the models, with one pass and with two, on
+/// positions of the small 6-player star near the seats' finishes, where the models promise
+/// wins and the check changes some answers.
+#[test]
+fn finish_check_matches_reference_on_small_stars() {
+    let v = &small_stars()[2];
+    let eval = RaceEvaluator::new(v);
+    let mut rng = SplitMix64::new(43);
+    let (mut wins, mut changed, mut checked) = (0, 0, 0);
+    while checked < 40 {
+        let at = 24 + rng.below(40);
+        let Some((pos, history)) = random_position(v, at as usize, rng.next_u64()) else {
+            continue;
+        };
+        checked += 1;
+        for passes in [(3, 0, 1), (1, 3, 3)] {
+            let (depth, deep, top) = passes;
+            let check = || {
+                Brs::new(v, &eval, MultiMode::Model, 12)
+                    .with_rival_share(MODEL_RIVAL_SHARE)
+                    .with_root_progress(MODEL_ROOT_PROGRESS)
+            };
+            let got = ensemble_of(v, &eval)
+                .with_finish_check(Some(check()))
+                .with_passes(depth, deep, top)
+                .with_aggregate(Aggregate::Worst)
+                .choose(&pos, &[], &Budget::depth(64))
+                .unwrap();
+            let want =
+                reference_ensemble_choice(v, &eval, &pos, &[], passes, Aggregate::Worst, true);
+            let context = format!("passes {passes:?}, plies {at}");
+            assert_eq!((got.score, got.mv), want, "{context}");
+            let plain =
+                reference_ensemble_choice(v, &eval, &pos, &[], passes, Aggregate::Worst, false);
+            wins += usize::from(plain.0 >= WIN_THRESHOLD);
+            changed += usize::from(plain != want);
+        }
+    }
+    assert!(wins > 0, "no position with a promised win");
+    assert!(
+        changed > 0,
+        "no position where the check changes the answer"
+    );
 }
 
 /// The ensemble never plays a move it was told to leave out, answers within a tiny budget,

@@ -90,6 +90,10 @@ pub const ENSEMBLE_TOP: usize = 8;
 /// 10 without it won (`notes/multi.md`, thirty-seventh and thirty-eighth sessions).
 pub const FINISH_PASS: (i32, u32) = (40, 9);
 
+/// The largest table (`2^bits` entries) of level 10's finish check
+/// ([`Ensemble::with_finish_check`]): its searches branch on the root unit's own moves only.
+pub const FINISH_CHECK_TABLE_BITS: u32 = 16;
+
 /// The share of the best rival's score (percent) that level 10's ensemble sets against its
 /// own when the opponents have been seen to race greedily ([`Opponents::Greedy`]; otherwise
 /// [`MODEL_RIVAL_SHARE`], none). A greedy racer does not see a block coming, so a move that
@@ -221,7 +225,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// [`OTHER_FIELD_DEEP`], every move scored by its worst value over the models (a plan
     /// that holds whichever way searching opponents reply; module documentation), the
     /// opponents predicted to take the last empty cell of its goals ([`Brs::with_plugs`]),
-    /// and near the finish a third pass to depth 9 ([`FINISH_PASS`]).
+    /// near the finish a third pass to depth 9 ([`FINISH_PASS`]), and a win checked with the
+    /// opponents standing still ([`Ensemble::with_finish_check`]).
     #[must_use]
     pub fn against(
         variant: &'a Variant,
@@ -234,6 +239,11 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
             ensemble.with_rival_share(GREEDY_FIELD_RIVAL_SHARE)
         } else {
             ensemble
+                .with_finish_check(Some(Brs::modelling(
+                    variant,
+                    eval,
+                    table_bits.min(FINISH_CHECK_TABLE_BITS),
+                )))
                 .with_rival_share(MODEL_RIVAL_SHARE)
                 .with_passes(ENSEMBLE_DEPTH, OTHER_FIELD_DEEP, ENSEMBLE_TOP)
                 .with_worst(true)

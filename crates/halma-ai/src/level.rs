@@ -165,7 +165,8 @@ pub struct Suggestion {
 /// ([`Ensemble`]). There it also finds the opponents' latest moves from `recent_hashes`
 /// ([`crate::opponents`]): when they race greedily it sets half of the best rival's score
 /// against its own and plays the move with the best mean; against anyone else it plans one
-/// own move deeper and plays the move whose worst value is best ([`Ensemble::against`]).
+/// own move deeper, plays the move whose worst value is best, and trusts a finish only where
+/// it holds with the opponents' pieces standing where they are ([`Ensemble::against`]).
 ///
 /// Returns `None` when the seat to move has no legal move (or no longer plays).
 ///

@@ -339,6 +339,7 @@ const A_FINISH_THAT_NEEDS_A_PIECE_TO_MOVE: &str = "star 6 - \
 
 /// `Ensemble::with_finish_check`: a win the reply models promise is searched again with the
 /// opponents standing still, and the move played is one whose finish holds that way too.
+/// Level 10 checks its finishes against fields not judged greedy (`Ensemble::against`).
 #[test]
 fn the_finish_check_plays_a_finish_that_holds_with_the_others_standing_still() {
     let (v, pos) = notation::parse_position(A_FINISH_THAT_NEEDS_A_PIECE_TO_MOVE).unwrap();
@@ -355,7 +356,10 @@ fn the_finish_check_plays_a_finish_that_holds_with_the_others_standing_still() {
         still.exclude_root_moves(&moves);
         still.choose(&pos, &[], &budget).unwrap().score
     };
-    let unchecked = level_ten().choose(&pos, &[], &budget).unwrap();
+    let unchecked = level_ten()
+        .with_finish_check(None)
+        .choose(&pos, &[], &budget)
+        .unwrap();
     assert!(
         unchecked.score >= WIN_THRESHOLD,
         "the models promise a finish"
@@ -365,12 +369,16 @@ fn the_finish_check_plays_a_finish_that_holds_with_the_others_standing_still() {
         "{:?}: the promised finish needs another seat's pieces to move",
         unchecked
     );
-    let checked = level_ten()
-        .with_finish_check(Some(Brs::modelling(&v, &eval, 14).with_plugs(true)))
-        .choose(&pos, &[], &budget)
-        .unwrap();
-    assert_ne!(checked.mv, unchecked.mv);
-    assert!(checked.score >= WIN_THRESHOLD, "{checked:?}");
-    assert_eq!(checked.score, standing_still(checked.mv), "{checked:?}");
-    assert!(checked.score > standing_still(unchecked.mv));
+    for mut ensemble in [
+        level_ten(),
+        level_ten()
+            .with_finish_check(None)
+            .with_finish_check(Some(Brs::modelling(&v, &eval, 14).with_plugs(true))),
+    ] {
+        let checked = ensemble.choose(&pos, &[], &budget).unwrap();
+        assert_ne!(checked.mv, unchecked.mv);
+        assert!(checked.score >= WIN_THRESHOLD, "{checked:?}");
+        assert_eq!(checked.score, standing_still(checked.mv), "{checked:?}");
+        assert!(checked.score > standing_still(unchecked.mv));
+    }
 }

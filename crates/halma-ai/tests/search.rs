@@ -914,8 +914,8 @@ fn ensemble_matches_reference_on_six_player_stars() {
 
 /// Level 10's finish check (`Ensemble::with_finish_check`) against the plain reference: the
 /// same move and value, by the worst value over the models, with one pass and with two, on
-/// positions of the small 6-player star near the seats' finishes, where the models promise
-/// wins and the check changes some answers.
+/// positions of the small 6-player star near the seats' finishes with the game's recent
+/// positions, where the models promise wins and the check changes some answers.
 #[test]
 fn finish_check_matches_reference_on_small_stars() {
     let v = &small_stars()[2];
@@ -928,6 +928,7 @@ fn finish_check_matches_reference_on_small_stars() {
             continue;
         };
         checked += 1;
+        let recent = &history[history.len().saturating_sub(6)..];
         for passes in [(3, 0, 1), (1, 3, 3)] {
             let (depth, deep, top) = passes;
             let check = || {
@@ -939,14 +940,14 @@ fn finish_check_matches_reference_on_small_stars() {
                 .with_finish_check(Some(check()))
                 .with_passes(depth, deep, top)
                 .with_aggregate(Aggregate::Worst)
-                .choose(&pos, &[], &Budget::depth(64))
+                .choose(&pos, recent, &Budget::depth(64))
                 .unwrap();
             let want =
-                reference_ensemble_choice(v, &eval, &pos, &[], passes, Aggregate::Worst, true);
+                reference_ensemble_choice(v, &eval, &pos, recent, passes, Aggregate::Worst, true);
             let context = format!("passes {passes:?}, plies {at}");
             assert_eq!((got.score, got.mv), want, "{context}");
             let plain =
-                reference_ensemble_choice(v, &eval, &pos, &[], passes, Aggregate::Worst, false);
+                reference_ensemble_choice(v, &eval, &pos, recent, passes, Aggregate::Worst, false);
             wins += usize::from(plain.0 >= WIN_THRESHOLD);
             changed += usize::from(plain != want);
         }

@@ -191,6 +191,8 @@ pub struct MultiReference<'a, E: Evaluator> {
     root_move: Option<Move>,
     /// Whether the opponents plug the root unit's goal ([`crate::Brs::with_plugs`]).
     plugs: bool,
+    /// Whether the opponents stand still but for plugs
+    /// ([`crate::Brs::with_standing_still`]).
     standing_still: bool,
     /// The costs of [`crate::Brs::with_exposure`]: per exposed hole, per plug, and the most
     /// gaps they apply to.

@@ -149,6 +149,15 @@ impl Aggregate {
     }
 }
 
+/// Which searches of an [`Ensemble`] score a root move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum By {
+    /// The reply-model searches, their values folded.
+    Models,
+    /// The finish check alone ([`Ensemble::with_finish_check`]).
+    Check,
+}
+
 /// A root move's value under every search of an [`Ensemble`].
 #[derive(Clone, Debug)]
 struct Scored {
@@ -412,26 +421,30 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
         self
     }
 
-    /// The value of root move `mv` at `depth`: the searches' values folded by the ensemble's
-    /// [`Aggregate`] (the mean by default) with every other root move left out; `None` when the
-    /// clock stopped a search before that depth. A search that proved a win or a loss stops
-    /// deepening there (the value holds at every depth), so its value counts as reached.
+    /// The value of root move `mv` at `depth`: the values of the searches `by` names folded by
+    /// the ensemble's [`Aggregate`] (the mean by default; one search's value is its own) with
+    /// every other root move left out; `None` when the clock stopped a search before that
+    /// depth (see [`search_alone`]), or for [`By::Check`] without a check.
     fn score(
         &mut self,
-        pos: &Position,
-        history: &[u64],
+        (pos, history): (&Position, &[u64]),
         mv: Move,
         depth: u32,
         budget: &Budget,
+        by: By,
     ) -> Option<Scored> {
         self.leave_out_all_but(mv);
         let budget = Budget {
             max_depth: depth,
             ..*budget
         };
+        let searches: &mut [Brs<'a, E>] = match by {
+            By::Models => &mut self.searches,
+            By::Check => std::slice::from_mut(self.finish_check.as_mut()?),
+        };
         self.values.clear();
         let mut pv = None;
-        for search in &mut self.searches {
+        for search in searches {
             let r = search_alone(search, &self.others, pos, history, &budget)?;
             self.nodes += r.nodes;
             self.values.push(r.score);
@@ -498,19 +511,19 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         candidates.sort_by_key(|&m| std::cmp::Reverse(self.eval.progress(pos, m)));
         let first = *candidates.first()?;
         if candidates.len() == 1 && self.excluded.is_empty() {
-            let only = self.score(pos, history, first, 1, budget)?;
+            let only = self.score((pos, history), first, 1, budget, By::Models)?;
             return Some(self.result(only));
         }
         let mut ranked = Vec::with_capacity(candidates.len());
         for &mv in &candidates {
-            match self.score(pos, history, mv, depth, budget) {
+            match self.score((pos, history), mv, depth, budget, By::Models) {
                 Some(s) => ranked.push(s),
                 None => break,
             }
         }
         if ranked.is_empty() {
             // Not even one move at the first depth: the most forward one at depth 1.
-            let fallback = self.score(pos, history, first, 1, budget)?;
+            let fallback = self.score((pos, history), first, 1, budget, By::Models)?;
             return Some(self.result(fallback));
         }
         // Stable: equal values keep the most forward move first.
@@ -524,7 +537,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
-                let Some(s) = self.score(pos, history, mv, deep, budget) else {
+                let Some(s) = self.score((pos, history), mv, deep, budget, By::Models) else {
                     break;
                 };
                 deep_scored.push(s);
@@ -544,7 +557,8 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
-                let Some(s) = self.score(pos, history, mv, finish_depth, budget) else {
+                let Some(s) = self.score((pos, history), mv, finish_depth, budget, By::Models)
+                else {
                     break;
                 };
                 finish_scored.push(s);
@@ -595,10 +609,10 @@ impl<E: Evaluator> Ensemble<'_, E> {
             if s.value < WIN_THRESHOLD {
                 continue;
             }
-            let Some(still) = self.standing_still_value(pos, history, s.mv, s.depth, budget) else {
+            let Some(still) = self.score((pos, history), s.mv, s.depth, budget, By::Check) else {
                 break;
             };
-            s.value = s.value.min(still);
+            s.value = s.value.min(still.value);
             checked[i] = true;
         }
         let any_checked = checked.contains(&true);
@@ -606,28 +620,6 @@ impl<E: Evaluator> Ensemble<'_, E> {
             !any_checked || checked[i] || deciding[i].value < WIN_THRESHOLD
         })?;
         Some(deciding.swap_remove(best))
-    }
-
-    /// The check search's value of root move `mv` at `depth`, every other root move left
-    /// out; `None` without a check, or when the clock stopped it before that depth (see
-    /// [`search_alone`]).
-    fn standing_still_value(
-        &mut self,
-        pos: &Position,
-        history: &[u64],
-        mv: Move,
-        depth: u32,
-        budget: &Budget,
-    ) -> Option<i32> {
-        self.leave_out_all_but(mv);
-        let budget = Budget {
-            max_depth: depth,
-            ..*budget
-        };
-        let check = self.finish_check.as_mut()?;
-        let r = search_alone(check, &self.others, pos, history, &budget)?;
-        self.nodes += r.nodes;
-        Some(r.score)
     }
 
     /// Puts every root move but `mv` into the moves left out.

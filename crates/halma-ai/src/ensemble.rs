@@ -427,7 +427,8 @@ impl<'a, E: Evaluator> Ensemble<'a, E> {
     /// depth (see [`search_alone`]), or for [`By::Check`] without a check.
     fn score(
         &mut self,
-        (pos, history): (&Position, &[u64]),
+        pos: &Position,
+        history: &[u64],
         mv: Move,
         depth: u32,
         budget: &Budget,
@@ -511,19 +512,19 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
         candidates.sort_by_key(|&m| std::cmp::Reverse(self.eval.progress(pos, m)));
         let first = *candidates.first()?;
         if candidates.len() == 1 && self.excluded.is_empty() {
-            let only = self.score((pos, history), first, 1, budget, By::Models)?;
+            let only = self.score(pos, history, first, 1, budget, By::Models)?;
             return Some(self.result(only));
         }
         let mut ranked = Vec::with_capacity(candidates.len());
         for &mv in &candidates {
-            match self.score((pos, history), mv, depth, budget, By::Models) {
+            match self.score(pos, history, mv, depth, budget, By::Models) {
                 Some(s) => ranked.push(s),
                 None => break,
             }
         }
         if ranked.is_empty() {
             // Not even one move at the first depth: the most forward one at depth 1.
-            let fallback = self.score((pos, history), first, 1, budget, By::Models)?;
+            let fallback = self.score(pos, history, first, 1, budget, By::Models)?;
             return Some(self.result(fallback));
         }
         // Stable: equal values keep the most forward move first.
@@ -537,7 +538,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
-                let Some(s) = self.score((pos, history), mv, deep, budget, By::Models) else {
+                let Some(s) = self.score(pos, history, mv, deep, budget, By::Models) else {
                     break;
                 };
                 deep_scored.push(s);
@@ -557,8 +558,7 @@ impl<E: Evaluator> Strategy for Ensemble<'_, E> {
                 if budget.deadline.is_some() && started.elapsed() >= spend {
                     break;
                 }
-                let Some(s) = self.score((pos, history), mv, finish_depth, budget, By::Models)
-                else {
+                let Some(s) = self.score(pos, history, mv, finish_depth, budget, By::Models) else {
                     break;
                 };
                 finish_scored.push(s);
@@ -609,7 +609,7 @@ impl<E: Evaluator> Ensemble<'_, E> {
             if s.value < WIN_THRESHOLD {
                 continue;
             }
-            let Some(still) = self.score((pos, history), s.mv, s.depth, budget, By::Check) else {
+            let Some(still) = self.score(pos, history, s.mv, s.depth, budget, By::Check) else {
                 break;
             };
             s.value = s.value.min(still.value);

@@ -49,6 +49,9 @@
 //! wins only if another seat's piece moved on, and it marked time waiting for that; with it,
 //! 4 of 878. Its arena form came first in 63 of 200 games where level 10 without the check
 //! came first in 57 on the same openings (first only with it in 43, only without it in 37).
+//! Level 10 with it then came first in 123 of 475 on fresh seeds (111 to 120): 186 of 675
+//! in all (27.6 %), where level 10 before it stood at 285 of 1,040 (27.4 %). It removes the
+//! marking time, not the gap to the 30 % goal.
 
 use std::time::Instant;
 
